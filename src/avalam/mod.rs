@@ -1,0 +1,383 @@
+//! Avalam: stacks of pieces on a 9x9 grid, moved onto adjacent stacks up to five high.
+//!
+//! The board is a set of bitboards in one `u128` each, ten bits per row: nine cells and one
+//! padding bit, so that the eight neighbour shifts (±1, ±9, ±10, ±11) never wrap from one edge to
+//! the other without passing through padding, which [`BOARD`] masks out.
+
+mod notation;
+
+use crate::game::{EndReason, Game, MoveList, NotationError, Outcome, Player};
+use crate::zobrist;
+
+/// Bits per row: nine cells and one padding bit.
+pub const STRIDE: u32 = 10;
+/// The tallest a tower may be.
+pub const MAX_HEIGHT: usize = 5;
+/// Adjacent pairs on a 9x9 king-move grid (272), times two directions: no position has more moves.
+pub const MAX_MOVES: usize = 544;
+
+/// Every real cell of the 9x9 grid (padding bits excluded).
+pub const BOARD: u128 = {
+    let mut mask = 0u128;
+    let mut row = 0;
+    while row < 9 {
+        mask |= 0x1FF << (row * STRIDE);
+        row += 1;
+    }
+    mask
+};
+
+/// The eight neighbour offsets, as shifts of the bit index: E, W, N, S, NE, NW, SE, SW.
+pub const DIRECTIONS: [i32; 8] = [1, -1, 10, -10, 11, 9, -9, -11];
+
+/// Shifts a set by a signed bit offset; bits pushed past either end are lost.
+#[inline(always)]
+const fn shift(set: u128, by: i32) -> u128 {
+    if by >= 0 { set << by } else { set >> (-by) }
+}
+
+/// For each cell, the set of its real neighbours.
+static NEIGHBOURS: [u128; 128] = {
+    let mut table = [0u128; 128];
+    let mut sq = 0;
+    while sq < 128 {
+        let bit = 1u128 << sq;
+        if bit & BOARD != 0 {
+            let mut set = 0;
+            let mut d = 0;
+            while d < 8 {
+                set |= shift(bit, DIRECTIONS[d]);
+                d += 1;
+            }
+            table[sq] = set & BOARD;
+        }
+        sq += 1;
+    }
+    table
+};
+
+/// Zobrist keys: one per (cell, height, top colour), then one for the side to move.
+static KEYS: [u64; 128 * 5 * 2 + 1] = zobrist::keys(0x00A7_A1A3);
+
+#[inline(always)]
+fn piece_key(sq: u32, height: usize, yellow: bool) -> u64 {
+    KEYS[(sq as usize * 5 + height - 1) * 2 + yellow as usize]
+}
+
+#[inline(always)]
+fn side_key() -> u64 {
+    KEYS[128 * 5 * 2]
+}
+
+/// The cell index of a column (0 = `a`) and a row (0 = row `1`).
+pub const fn cell(col: u32, row: u32) -> u32 {
+    row * STRIDE + col
+}
+
+/// A move: the stack on `from` goes onto the stack on `to`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// Source cell index.
+    pub from: u8,
+    /// Destination cell index.
+    pub to: u8,
+}
+
+/// The rules a position is played under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// The official rules: any stack onto any adjacent stack.
+    #[default]
+    Standard,
+    /// Only a stack topped by your colour, only onto a stack topped by the opponent's.
+    OwnColour,
+}
+
+/// An Avalam position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Avalam {
+    /// `heights[k]` is the set of towers exactly `k + 1` high.
+    heights: [u128; MAX_HEIGHT],
+    /// Towers whose top piece is yellow (player one); other towers are red.
+    yellow: u128,
+    side: Player,
+    variant: Variant,
+    hash: u64,
+}
+
+/// The start position's rows, row 9 first.
+pub const START: &str =
+    "..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./.....ry..";
+
+impl Avalam {
+    /// An empty board under `variant`, player one to move (for building custom positions).
+    pub fn empty(variant: Variant) -> Avalam {
+        Avalam {
+            heights: [0; MAX_HEIGHT],
+            yellow: 0,
+            side: Player::One,
+            variant,
+            hash: 0,
+        }
+    }
+
+    /// Puts a tower of `height` (1..=5) topped by `top` on an empty cell; `height` 0 empties it.
+    pub fn set_tower(&mut self, sq: u32, height: usize, top: Player) {
+        debug_assert!(height <= MAX_HEIGHT && (1u128 << sq) & BOARD != 0);
+        let (old_height, old_top) = self.tower(sq);
+        let bit = 1u128 << sq;
+        if old_height > 0 {
+            self.heights[old_height - 1] &= !bit;
+            self.hash ^= piece_key(sq, old_height, old_top == Player::One);
+        }
+        self.yellow &= !bit;
+        if height > 0 {
+            self.heights[height - 1] |= bit;
+            if top == Player::One {
+                self.yellow |= bit;
+            }
+            self.hash ^= piece_key(sq, height, top == Player::One);
+        }
+    }
+
+    /// Sets the side to move.
+    pub fn set_side(&mut self, side: Player) {
+        if side != self.side {
+            self.side = side;
+            self.hash ^= side_key();
+        }
+    }
+
+    /// The height of the tower on `sq` (0 when empty) and the colour on top.
+    #[inline]
+    pub fn tower(&self, sq: u32) -> (usize, Player) {
+        let bit = 1u128 << sq;
+        let height = self
+            .heights
+            .iter()
+            .position(|set| set & bit != 0)
+            .map_or(0, |k| k + 1);
+        let top = if self.yellow & bit != 0 {
+            Player::One
+        } else {
+            Player::Two
+        };
+        (height, top)
+    }
+
+    /// All non-empty cells.
+    #[inline]
+    pub fn occupied(&self) -> u128 {
+        self.heights.iter().fold(0, |acc, set| acc | set)
+    }
+
+    /// Towers exactly `height` high (1..=5).
+    #[inline]
+    pub fn towers_of_height(&self, height: usize) -> u128 {
+        self.heights[height - 1]
+    }
+
+    /// Towers topped by `player`.
+    #[inline]
+    pub fn towers_of(&self, player: Player) -> u128 {
+        match player {
+            Player::One => self.yellow,
+            Player::Two => self.occupied() & !self.yellow,
+        }
+    }
+
+    /// `at_most[m]`: towers of height 1..=m (`at_most[0]` is empty).
+    #[inline(always)]
+    fn cumulative_heights(&self) -> [u128; MAX_HEIGHT] {
+        let h = &self.heights;
+        let l1 = h[0];
+        let l2 = l1 | h[1];
+        let l3 = l2 | h[2];
+        let l4 = l3 | h[3];
+        [0, l1, l2, l3, l4]
+    }
+
+    /// The cells a tower on `sq` of `height` may move onto, before any variant restriction.
+    #[inline(always)]
+    fn targets(&self, sq: u32, height: usize, at_most: &[u128; MAX_HEIGHT]) -> u128 {
+        NEIGHBOURS[sq as usize] & at_most[MAX_HEIGHT - height]
+    }
+
+    /// Neighbouring cells of `sq`.
+    pub fn neighbours(sq: u32) -> u128 {
+        NEIGHBOURS[sq as usize]
+    }
+}
+
+/// Iterates over the indices of the set bits of a set, lowest first.
+#[inline(always)]
+pub fn bits(mut set: u128) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let sq = set.trailing_zeros();
+            set &= set - 1;
+            Some(sq)
+        }
+    })
+}
+
+impl Game for Avalam {
+    type Move = Move;
+    type Variant = Variant;
+    type Moves = MoveList<Move, MAX_MOVES>;
+
+    const NAME: &'static str = "avalam";
+    const REPETITION_ENDS_GAME: bool = false;
+
+    fn variant_names() -> &'static [&'static str] {
+        &["standard", "own-colour"]
+    }
+
+    fn parse_variant(name: &str) -> Option<Variant> {
+        match name {
+            "standard" => Some(Variant::Standard),
+            "own-colour" => Some(Variant::OwnColour),
+            _ => None,
+        }
+    }
+
+    fn variant_name(variant: Variant) -> &'static str {
+        match variant {
+            Variant::Standard => "standard",
+            Variant::OwnColour => "own-colour",
+        }
+    }
+
+    fn start(variant: Variant) -> Avalam {
+        Avalam::parse_position(START, "1", variant).expect("the start position parses")
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn legal_moves(&self, moves: &mut Self::Moves) {
+        *moves = MoveList::default();
+        let at_most = self.cumulative_heights();
+        let (sources, allowed) = match self.variant {
+            Variant::Standard => (self.occupied(), BOARD),
+            Variant::OwnColour => (self.towers_of(self.side), self.towers_of(self.side.other())),
+        };
+        // Sources in cell order, and each source's targets in cell order: the documented order.
+        for from in bits(sources & !self.heights[MAX_HEIGHT - 1]) {
+            let (height, _) = self.tower(from);
+            for to in bits(self.targets(from, height, &at_most) & allowed) {
+                moves.push(Move {
+                    from: from as u8,
+                    to: to as u8,
+                });
+            }
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        let at_most = self.cumulative_heights();
+        let mut count = 0;
+        match self.variant {
+            Variant::Standard => {
+                // Moves are symmetric: a->b is legal exactly when b->a is. Count each adjacent
+                // pair once, over the four forward directions, and double.
+                for height in 1..MAX_HEIGHT {
+                    let towers = self.heights[height - 1];
+                    let partners = at_most[MAX_HEIGHT - height];
+                    for by in [1, 10, 11, 9] {
+                        count += (towers & (partners >> by)).count_ones();
+                    }
+                }
+                2 * count as usize
+            }
+            Variant::OwnColour => {
+                let own = self.towers_of(self.side);
+                let theirs = self.towers_of(self.side.other());
+                for height in 1..MAX_HEIGHT {
+                    let towers = self.heights[height - 1] & own;
+                    let partners = at_most[MAX_HEIGHT - height] & theirs;
+                    for by in DIRECTIONS {
+                        count += (towers & shift(partners, -by)).count_ones();
+                    }
+                }
+                count as usize
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&mut self, mv: Move) {
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?}");
+        let (from, to) = (mv.from as u32, mv.to as u32);
+        let (from_height, top) = self.tower(from);
+        let (to_height, to_top) = self.tower(to);
+        let height = from_height + to_height;
+        let (from_bit, to_bit) = (1u128 << from, 1u128 << to);
+        self.heights[from_height - 1] &= !from_bit;
+        self.heights[to_height - 1] &= !to_bit;
+        self.heights[height - 1] |= to_bit;
+        let yellow = top == Player::One;
+        self.yellow &= !(from_bit | to_bit);
+        if yellow {
+            self.yellow |= to_bit;
+        }
+        self.hash ^= piece_key(from, from_height, yellow)
+            ^ piece_key(to, to_height, to_top == Player::One)
+            ^ piece_key(to, height, yellow)
+            ^ side_key();
+        self.side = self.side.other();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.count_moves() == 0).then(|| Outcome {
+            score: self.points(),
+            reason: EndReason::NoMoves,
+        })
+    }
+
+    fn points(&self) -> [u32; 2] {
+        [
+            self.towers_of(Player::One).count_ones(),
+            self.towers_of(Player::Two).count_ones(),
+        ]
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn irreversible_count(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    fn parse_move(text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(text)
+    }
+
+    fn format_move(mv: Move) -> String {
+        notation::format_move(mv)
+    }
+
+    fn parse_position(board: &str, side: &str, variant: Variant) -> Result<Avalam, NotationError> {
+        notation::parse_position(board, side, variant)
+    }
+
+    fn format_position(&self) -> String {
+        notation::format_position(self)
+    }
+
+    fn pretty(&self) -> String {
+        notation::pretty(self)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,318 @@
+//! Awale (Oware): twelve pits, seeds sown anticlockwise, captures of 2 and 3.
+//!
+//! Pits are numbered 0..12: 0..6 are player one's `A`..`F`, 6..12 player two's `a`..`f`, and
+//! sowing runs in increasing order, wrapping from `f` back to `A`.
+
+mod notation;
+
+use crate::game::{EndReason, Game, MoveList, NotationError, Outcome, Player};
+use crate::zobrist;
+
+/// Pits on the board.
+pub const PITS: usize = 12;
+/// Seeds in the game.
+pub const SEEDS: u32 = 48;
+/// A player's pits: at most six legal moves.
+pub const MAX_MOVES: usize = 6;
+
+/// A move: the index (0..12) of the pit whose seeds are sown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Move(pub u8);
+
+/// The grand-slam rule (a move that would capture every seed the opponent has).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// A move must leave the opponent seeds (captures included); a grand slam is legal only when
+    /// every move is one.
+    #[default]
+    Standard,
+    /// A grand slam is legal but captures nothing (abapa, OpenSpiel).
+    GrandSlamNoCapture,
+    /// Feeding is checked only when the opponent's row is empty, on sowing alone; a grand slam
+    /// is legal and captures everything (the original Awale program).
+    GrandSlamCapture,
+}
+
+/// An Awale position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Awale {
+    pits: [u8; PITS],
+    captured: [u8; 2],
+    side: Player,
+    variant: Variant,
+    hash: u64,
+}
+
+/// Zobrist keys: one per (pit, seed count), one per (player, captured count), one for the side.
+static KEYS: [u64; PITS * 49 + 2 * 49 + 1] = zobrist::keys(0x000A_3A1E);
+
+#[inline(always)]
+fn pit_key(pit: usize, seeds: u8) -> u64 {
+    KEYS[pit * 49 + seeds as usize]
+}
+
+#[inline(always)]
+fn captured_key(player: usize, seeds: u8) -> u64 {
+    KEYS[PITS * 49 + player * 49 + seeds as usize]
+}
+
+#[inline(always)]
+fn side_key() -> u64 {
+    KEYS[PITS * 49 + 2 * 49]
+}
+
+/// The pits a player owns.
+#[inline]
+pub fn row(player: Player) -> std::ops::Range<usize> {
+    match player {
+        Player::One => 0..6,
+        Player::Two => 6..12,
+    }
+}
+
+/// What a move does: the pits after sowing and capturing, and how many seeds it captured.
+struct Sowing {
+    pits: [u8; PITS],
+    captured: u8,
+}
+
+impl Awale {
+    /// Builds a position from its parts; the seeds must add up to 48.
+    pub fn from_parts(
+        pits: [u8; PITS],
+        captured: [u8; 2],
+        side: Player,
+        variant: Variant,
+    ) -> Awale {
+        let mut hash = 0;
+        for (pit, &seeds) in pits.iter().enumerate() {
+            hash ^= pit_key(pit, seeds);
+        }
+        hash ^= captured_key(0, captured[0]) ^ captured_key(1, captured[1]);
+        if side == Player::Two {
+            hash ^= side_key();
+        }
+        Awale {
+            pits,
+            captured,
+            side,
+            variant,
+            hash,
+        }
+    }
+
+    /// Seeds in each pit.
+    pub fn pits(&self) -> &[u8; PITS] {
+        &self.pits
+    }
+
+    /// Seeds captured by each player.
+    pub fn captured(&self) -> [u8; 2] {
+        self.captured
+    }
+
+    /// Seeds on `player`'s side of the board.
+    #[inline]
+    pub fn seeds_on_side(&self, player: Player) -> u32 {
+        self.pits[row(player)].iter().map(|&s| s as u32).sum()
+    }
+
+    /// Sows from `pit` and applies captures (with the grand-slam rule of the variant).
+    #[inline]
+    fn sow(&self, pit: usize) -> Sowing {
+        let mut pits = self.pits;
+        let mut seeds = pits[pit];
+        pits[pit] = 0;
+        let mut at = pit;
+        while seeds > 0 {
+            at = if at == PITS - 1 { 0 } else { at + 1 };
+            if at != pit {
+                pits[at] += 1;
+                seeds -= 1;
+            }
+        }
+        let theirs = row(self.side.other());
+        let mut captured = 0;
+        if theirs.contains(&at) {
+            let before = pits;
+            let mut i = at;
+            while theirs.contains(&i) && (pits[i] == 2 || pits[i] == 3) {
+                captured += pits[i];
+                pits[i] = 0;
+                if i == theirs.start {
+                    break;
+                }
+                i -= 1;
+            }
+            let grand_slam = captured > 0 && pits[theirs].iter().all(|&s| s == 0);
+            if grand_slam && self.variant == Variant::GrandSlamNoCapture {
+                return Sowing {
+                    pits: before,
+                    captured: 0,
+                };
+            }
+        }
+        Sowing { pits, captured }
+    }
+
+    /// Whether sowing `pit` leaves the opponent some seed, under the variant's feeding rule.
+    #[inline]
+    fn feeds(&self, pit: usize) -> bool {
+        let theirs = row(self.side.other());
+        match self.variant {
+            Variant::Standard | Variant::GrandSlamNoCapture => {
+                self.sow(pit).pits[theirs].iter().any(|&s| s > 0)
+            }
+            Variant::GrandSlamCapture => {
+                // Checked only when their row is empty, and on sowing alone: does it reach them?
+                if self.pits[theirs.clone()].iter().any(|&s| s > 0) {
+                    return true;
+                }
+                let to_end_of_own_row = theirs.start as isize - pit as isize;
+                let to_end_of_own_row = to_end_of_own_row.rem_euclid(PITS as isize) as u8;
+                self.pits[pit] >= to_end_of_own_row
+            }
+        }
+    }
+}
+
+impl Game for Awale {
+    type Move = Move;
+    type Variant = Variant;
+    type Moves = MoveList<Move, MAX_MOVES>;
+
+    const NAME: &'static str = "awale";
+    const REPETITION_ENDS_GAME: bool = true;
+
+    fn variant_names() -> &'static [&'static str] {
+        &["standard", "grandslam-nocapture", "grandslam-capture"]
+    }
+
+    fn parse_variant(name: &str) -> Option<Variant> {
+        match name {
+            "standard" => Some(Variant::Standard),
+            "grandslam-nocapture" => Some(Variant::GrandSlamNoCapture),
+            "grandslam-capture" => Some(Variant::GrandSlamCapture),
+            _ => None,
+        }
+    }
+
+    fn variant_name(variant: Variant) -> &'static str {
+        match variant {
+            Variant::Standard => "standard",
+            Variant::GrandSlamNoCapture => "grandslam-nocapture",
+            Variant::GrandSlamCapture => "grandslam-capture",
+        }
+    }
+
+    fn start(variant: Variant) -> Awale {
+        Awale::from_parts([4; PITS], [0, 0], Player::One, variant)
+    }
+
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn side_to_move(&self) -> Player {
+        self.side
+    }
+
+    fn legal_moves(&self, moves: &mut Self::Moves) {
+        *moves = MoveList::default();
+        if self.outcome().is_some() {
+            return;
+        }
+        let own = row(self.side);
+        for pit in own.clone() {
+            if self.pits[pit] > 0 && self.feeds(pit) {
+                moves.push(Move(pit as u8));
+            }
+        }
+        if moves.is_empty() {
+            // No move feeds the opponent: then every move is legal.
+            for pit in own {
+                if self.pits[pit] > 0 {
+                    moves.push(Move(pit as u8));
+                }
+            }
+        }
+    }
+
+    fn count_moves(&self) -> usize {
+        let mut moves = Self::Moves::default();
+        self.legal_moves(&mut moves);
+        moves.len()
+    }
+
+    fn play(&mut self, mv: Move) {
+        debug_assert!(self.is_legal(mv), "illegal move {mv:?}");
+        let sowing = self.sow(mv.0 as usize);
+        for pit in 0..PITS {
+            if sowing.pits[pit] != self.pits[pit] {
+                self.hash ^= pit_key(pit, self.pits[pit]) ^ pit_key(pit, sowing.pits[pit]);
+            }
+        }
+        self.pits = sowing.pits;
+        if sowing.captured > 0 {
+            let me = self.side.index();
+            let total = self.captured[me] + sowing.captured;
+            self.hash ^= captured_key(me, self.captured[me]) ^ captured_key(me, total);
+            self.captured[me] = total;
+        }
+        self.side = self.side.other();
+        self.hash ^= side_key();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let reason = if self.captured.iter().any(|&c| c as u32 > SEEDS / 2) {
+            EndReason::Captures
+        } else if self.seeds_on_side(self.side) == 0 {
+            // Whenever the side to move has a seed, some move is legal (if none feeds, all are).
+            EndReason::NoMoves
+        } else {
+            return None;
+        };
+        Some(Outcome {
+            score: self.points(),
+            reason,
+        })
+    }
+
+    fn points(&self) -> [u32; 2] {
+        [
+            self.captured[0] as u32 + self.seeds_on_side(Player::One),
+            self.captured[1] as u32 + self.seeds_on_side(Player::Two),
+        ]
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn irreversible_count(&self) -> u32 {
+        self.captured[0] as u32 + self.captured[1] as u32
+    }
+
+    fn parse_move(text: &str) -> Result<Move, NotationError> {
+        notation::parse_move(text)
+    }
+
+    fn format_move(mv: Move) -> String {
+        notation::format_move(mv)
+    }
+
+    fn parse_position(board: &str, side: &str, variant: Variant) -> Result<Awale, NotationError> {
+        notation::parse_position(board, side, variant)
+    }
+
+    fn format_position(&self) -> String {
+        notation::format_position(self)
+    }
+
+    fn pretty(&self) -> String {
+        notation::pretty(self)
+    }
+}
+
+#[cfg(test)]
+mod tests;

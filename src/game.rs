@@ -1,0 +1,448 @@
+//! The one abstraction every game implements: positions, moves, rules, outcome and notation.
+//!
+//! Search, engine and referee are written against [`Game`] only; the choice of game is made once,
+//! at the session boundary, and everything below it is monomorphised.
+
+use std::fmt;
+use std::time::Instant;
+
+/// One of the two players. `One` moves first (yellow in Avalam, pits `A`..`F` in Awale).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The first player.
+    One,
+    /// The second player.
+    Two,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::One => Player::Two,
+            Player::Two => Player::One,
+        }
+    }
+
+    /// 0 for player one, 1 for player two: an index into per-player arrays.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The protocol's digit for the player, `1` or `2`.
+    pub fn number(self) -> u8 {
+        self as u8 + 1
+    }
+
+    /// Parses the protocol's `1` or `2`.
+    pub fn from_number(text: &str) -> Option<Player> {
+        match text {
+            "1" => Some(Player::One),
+            "2" => Some(Player::Two),
+            _ => None,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The player to move has no legal move (Avalam: nobody has one).
+    NoMoves,
+    /// A player captured more than half of the seeds (Awale).
+    Captures,
+    /// The position repeated (Awale).
+    Repetition,
+}
+
+impl EndReason {
+    /// The word the protocol uses for the reason.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::NoMoves => "nomoves",
+            EndReason::Captures => "captures",
+            EndReason::Repetition => "repetition",
+        }
+    }
+}
+
+/// The result of a finished game: the final points of each player and why it ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Final points, indexed by [`Player::index`].
+    pub score: [u32; 2],
+    /// What ended the game.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// The winner, or `None` for a draw.
+    pub fn winner(&self) -> Option<Player> {
+        match self.score[0].cmp(&self.score[1]) {
+            std::cmp::Ordering::Greater => Some(Player::One),
+            std::cmp::Ordering::Less => Some(Player::Two),
+            std::cmp::Ordering::Equal => None,
+        }
+    }
+
+    /// The margin of the final score from `player`'s point of view (positive when it won).
+    pub fn margin_for(&self, player: Player) -> i32 {
+        let own = self.score[player.index()] as i32;
+        let other = self.score[player.other().index()] as i32;
+        own - other
+    }
+}
+
+/// A fixed-capacity list of moves that lives on the stack: move generation never allocates.
+#[derive(Clone, Copy)]
+pub struct MoveList<M: Copy, const N: usize> {
+    moves: [M; N],
+    len: usize,
+}
+
+impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
+    fn default() -> Self {
+        MoveList {
+            moves: [M::default(); N],
+            len: 0,
+        }
+    }
+}
+
+impl<M: Copy, const N: usize> MoveList<M, N> {
+    /// Appends a move. The capacity is the game's proven maximum, so this never overflows.
+    #[inline]
+    pub fn push(&mut self, mv: M) {
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[M] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (for ordering in the search).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [M] {
+        &mut self.moves[..self.len]
+    }
+
+    /// How many moves are in the list.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the list holds no move.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Iterates over the moves.
+    pub fn iter(&self) -> std::slice::Iter<'_, M> {
+        self.as_slice().iter()
+    }
+}
+
+impl<M: Copy, const N: usize> AsRef<[M]> for MoveList<M, N> {
+    fn as_ref(&self) -> &[M] {
+        self.as_slice()
+    }
+}
+
+impl<M: Copy, const N: usize> AsMut<[M]> for MoveList<M, N> {
+    fn as_mut(&mut self) -> &mut [M] {
+        self.as_mut_slice()
+    }
+}
+
+impl<M: Copy + fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+/// Keeps error messages one short line even for huge inputs.
+pub fn shorten(text: &str) -> String {
+    const LIMIT: usize = 40;
+    if text.chars().count() <= LIMIT {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(LIMIT).collect();
+        format!("{head}...")
+    }
+}
+
+/// A rule that a position string, a move or a variant name breaks, with where it breaks it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct NotationError(pub String);
+
+impl NotationError {
+    /// Builds an error from any message.
+    pub fn new(message: impl Into<String>) -> Self {
+        NotationError(message.into())
+    }
+}
+
+/// A two-player board game: the rules, the notation and the hashing the engine needs.
+///
+/// Positions are small `Copy` values; [`Game::play`] changes one in place, and callers that need
+/// to go back keep a copy (copy-make). History-dependent rules (Awale's repetition) are handled by
+/// [`History`], not by the position.
+pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
+    /// A move: small, `Copy`, comparable.
+    type Move: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static;
+    /// A rule variant, chosen with the `Variant` option.
+    type Variant: Copy + Eq + Default + fmt::Debug + Send + Sync + 'static;
+    /// The fixed-capacity list legal moves are generated into.
+    type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]> + Copy;
+
+    /// The game's name in the protocol (`avalam`, `awale`).
+    const NAME: &'static str;
+    /// Whether a repeated position ends the game.
+    const REPETITION_ENDS_GAME: bool;
+
+    /// The names of the variants, the default first.
+    fn variant_names() -> &'static [&'static str];
+    /// Parses a variant name.
+    fn parse_variant(name: &str) -> Option<Self::Variant>;
+    /// The name of a variant.
+    fn variant_name(variant: Self::Variant) -> &'static str;
+
+    /// The standard start position under `variant`.
+    fn start(variant: Self::Variant) -> Self;
+    /// The variant this position is played under.
+    fn variant(&self) -> Self::Variant;
+    /// The player to move.
+    fn side_to_move(&self) -> Player;
+    /// Fills `moves` with the legal moves, in the documented stable order.
+    fn legal_moves(&self, moves: &mut Self::Moves);
+    /// The number of legal moves, computed without generating them.
+    fn count_moves(&self) -> usize;
+    /// Plays a legal move. Playing an illegal move is a logic error (checked in debug builds).
+    fn play(&mut self, mv: Self::Move);
+    /// The outcome if the game is over in this position by its own rules (not by repetition).
+    fn outcome(&self) -> Option<Outcome>;
+    /// The points each player would get if the game ended now (used for repetition and reports).
+    fn points(&self) -> [u32; 2];
+    /// The Zobrist hash of the position (side to move included), kept incrementally.
+    fn hash(&self) -> u64;
+    /// A number that changes on every irreversible move: positions with different values can
+    /// never be repetitions of each other, so a repetition search stops at the first change.
+    fn irreversible_count(&self) -> u32;
+
+    /// Parses a move in this game's notation (not checked for legality here).
+    fn parse_move(text: &str) -> Result<Self::Move, NotationError>;
+    /// Formats a move; `parse_move(format_move(m)) == m`.
+    fn format_move(mv: Self::Move) -> String;
+    /// Parses a position: the board token and the side to move token.
+    fn parse_position(
+        board: &str,
+        side: &str,
+        variant: Self::Variant,
+    ) -> Result<Self, NotationError>;
+    /// Formats a position as `<board> <side>`; `parse_position` reads it back exactly.
+    fn format_position(&self) -> String;
+    /// A multi-line picture of the board for people at a terminal.
+    fn pretty(&self) -> String;
+
+    /// Whether `mv` is legal here.
+    fn is_legal(&self, mv: Self::Move) -> bool {
+        let mut moves = Self::Moves::default();
+        self.legal_moves(&mut moves);
+        moves.as_ref().contains(&mv)
+    }
+
+    /// Parses a move and checks that it is legal here, with an error a user can act on.
+    fn parse_legal_move(&self, text: &str) -> Result<Self::Move, NotationError> {
+        let mv = Self::parse_move(text)?;
+        if self.outcome().is_some() {
+            return Err(NotationError::new(format!(
+                "illegal move {text}: the game is over"
+            )));
+        }
+        if !self.is_legal(mv) {
+            return Err(NotationError::new(format!(
+                "illegal move {text} in this position"
+            )));
+        }
+        Ok(mv)
+    }
+}
+
+/// The number of leaves of the game tree `depth` plies deep; a finished game is a leaf.
+pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if depth == 1 {
+        return position.count_moves().max(1) as u64;
+    }
+    let mut moves = G::Moves::default();
+    position.legal_moves(&mut moves);
+    if moves.as_ref().is_empty() {
+        return 1;
+    }
+    moves
+        .as_ref()
+        .iter()
+        .map(|&mv| {
+            let mut child = *position;
+            child.play(mv);
+            perft(&child, depth - 1)
+        })
+        .sum()
+}
+
+/// A perft count with its timing, as the protocol's `perft` reply prints it.
+#[derive(Clone, Copy, Debug)]
+pub struct PerftReport {
+    /// Depth searched.
+    pub depth: u32,
+    /// Leaf count.
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub millis: u128,
+}
+
+impl PerftReport {
+    /// Runs perft and times it.
+    pub fn run<G: Game>(position: &G, depth: u32) -> PerftReport {
+        let start = Instant::now();
+        let nodes = perft(position, depth);
+        PerftReport {
+            depth,
+            nodes,
+            millis: start.elapsed().as_millis(),
+        }
+    }
+
+    /// Nodes per second (leaves counted per second of wall time).
+    pub fn nps(&self) -> u64 {
+        (self.nodes as u128 * 1000 / self.millis.max(1)) as u64
+    }
+}
+
+impl fmt::Display for PerftReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "perft depth {} nodes {} time {} nps {}",
+            self.depth,
+            self.nodes,
+            self.millis,
+            self.nps()
+        )
+    }
+}
+
+/// A game in progress: the current position, the moves played and the positions they went
+/// through, so that moves can be taken back and repetitions detected.
+#[derive(Clone, Debug)]
+pub struct History<G: Game> {
+    positions: Vec<G>,
+    moves: Vec<G::Move>,
+}
+
+impl<G: Game> History<G> {
+    /// A game that starts from `position`.
+    pub fn new(position: G) -> Self {
+        History {
+            positions: vec![position],
+            moves: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &G {
+        self.positions.last().expect("a history is never empty")
+    }
+
+    /// The position the game started from.
+    pub fn root(&self) -> &G {
+        &self.positions[0]
+    }
+
+    /// The moves played since the start position.
+    pub fn moves(&self) -> &[G::Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, the start first and the current one last.
+    pub fn positions(&self) -> &[G] {
+        &self.positions
+    }
+
+    /// Whether the current position already occurred earlier in this game.
+    pub fn is_repetition(&self) -> bool {
+        G::REPETITION_ENDS_GAME
+            && repeats(self.position(), &self.positions[..self.positions.len() - 1])
+    }
+
+    /// The outcome of the game, by the rules or by repetition.
+    pub fn outcome(&self) -> Option<Outcome> {
+        let position = self.position();
+        if let Some(outcome) = position.outcome() {
+            return Some(outcome);
+        }
+        self.is_repetition().then(|| Outcome {
+            score: position.points(),
+            reason: EndReason::Repetition,
+        })
+    }
+
+    /// Fills `moves` with the legal moves (none when the game is over).
+    pub fn legal_moves(&self, moves: &mut G::Moves) {
+        if self.is_repetition() {
+            *moves = G::Moves::default();
+        } else {
+            self.position().legal_moves(moves);
+        }
+    }
+
+    /// Parses and checks a move, then plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<G::Move, NotationError> {
+        if self.outcome().is_some() {
+            return Err(NotationError::new(format!(
+                "illegal move {text}: the game is over"
+            )));
+        }
+        let mv = self.position().parse_legal_move(text)?;
+        self.play(mv);
+        Ok(mv)
+    }
+
+    /// Plays a move already known to be legal.
+    pub fn play(&mut self, mv: G::Move) {
+        let mut next = *self.position();
+        next.play(mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Takes back the last move; `false` when there is none.
+    pub fn undo(&mut self) -> bool {
+        if self.moves.pop().is_some() {
+            self.positions.pop();
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Whether `position` occurs in `earlier` (oldest first), looking back only as far as the last
+/// irreversible move.
+pub fn repeats<G: Game>(position: &G, earlier: &[G]) -> bool {
+    let hash = position.hash();
+    let mark = position.irreversible_count();
+    earlier
+        .iter()
+        .rev()
+        .take_while(|p| p.irreversible_count() == mark)
+        .any(|p| p.hash() == hash)
+}

@@ -1,0 +1,195 @@
+//! The searches: what the engine calls to pick a move, and the types it reports with.
+//!
+//! The engine owns one [`Searcher`] per game and runs it on its own thread; the search polls the
+//! shared stop flag and reports progress through a callback, so it never prints.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use crate::game::{Game, History};
+
+/// Which algorithm `Level max` uses (the `Search` option).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Iterative-deepening alpha-beta.
+    #[default]
+    AlphaBeta,
+    /// UCT Monte Carlo tree search with random playouts.
+    Mcts,
+}
+
+/// Playing strength (the `Level` option): yardstick bots and full strength.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// A uniformly random legal move.
+    Random,
+    /// The move that maximises the immediate score.
+    Greedy,
+    /// The original project's plain alpha-beta bot.
+    Basic,
+    /// The original project's stronger bot.
+    Divine,
+    /// Everything pion has.
+    #[default]
+    Max,
+}
+
+impl Level {
+    /// Every level with its protocol name.
+    pub const ALL: [(Level, &'static str); 5] = [
+        (Level::Random, "random"),
+        (Level::Greedy, "greedy"),
+        (Level::Basic, "basic"),
+        (Level::Divine, "divine"),
+        (Level::Max, "max"),
+    ];
+}
+
+/// The settings that shape a search; set through protocol options.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The algorithm for `Level max`.
+    pub algorithm: Algorithm,
+    /// The playing level.
+    pub level: Level,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// The random seed: equal settings and seed give equal play.
+    pub seed: u64,
+    /// Milliseconds kept in reserve per move for communication delays.
+    pub move_overhead_ms: u64,
+    /// Fixed depth of the `basic` and `divine` levels (`None`: their own default).
+    pub level_depth: Option<u32>,
+    /// MCTS exploration constant, in hundredths (141 = 1.41).
+    pub mcts_exploration: u32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            algorithm: Algorithm::AlphaBeta,
+            level: Level::Max,
+            hash_mib: 16,
+            seed: 0,
+            move_overhead_ms: 10,
+            level_depth: None,
+            mcts_exploration: 141,
+        }
+    }
+}
+
+/// A player's clock as `go` gives it: remaining time and increment per player, in ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Remaining time of player one and two.
+    pub time: [u64; 2],
+    /// Increment of player one and two.
+    pub inc: [u64; 2],
+    /// Moves until the next time control, if any.
+    pub movestogo: Option<u32>,
+}
+
+/// What ends a search (the `go` parameters); an empty set means "until stopped".
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes (playouts for MCTS).
+    pub nodes: Option<u64>,
+    /// Exact time for this move in ms.
+    pub movetime: Option<u64>,
+    /// Clocks, from which the time manager derives a budget.
+    pub clock: Option<Clock>,
+    /// Search until `stop`, whatever else is set.
+    pub infinite: bool,
+}
+
+/// A search score: a heuristic estimate, or a result proven by searching to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Heuristic, in hundredths of a point of final score, for the side to move.
+    Centi(i32),
+    /// A proven win by this margin of final points.
+    Win(u32),
+    /// A proven draw.
+    Draw,
+    /// A proven loss by this margin of final points.
+    Loss(u32),
+}
+
+/// One progress report of a running search, printed by the engine as an `info` line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    /// Completed depth (alpha-beta) or average tree depth (MCTS).
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// The score of the best move, if known.
+    pub score: Option<Score>,
+    /// Nodes searched (alpha-beta) or playouts (MCTS).
+    pub nodes: u64,
+    /// Elapsed milliseconds.
+    pub time_ms: u64,
+    /// Transposition table use, per mille.
+    pub hashfull: Option<u32>,
+    /// MCTS playouts, when the search is MCTS.
+    pub playouts: Option<u64>,
+    /// The principal variation, formatted moves.
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// The persistent search state of one game (transposition table, history tables, RNG).
+pub struct Searcher<G: Game> {
+    settings: Settings,
+    _game: std::marker::PhantomData<G>,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with these settings.
+    pub fn new(settings: Settings) -> Self {
+        Searcher {
+            settings,
+            _game: std::marker::PhantomData,
+        }
+    }
+
+    /// Changes the settings (resizing the table when `Hash` changed).
+    pub fn set_settings(&mut self, settings: Settings) {
+        self.settings = settings;
+    }
+
+    /// Forgets everything learnt (a new game).
+    pub fn clear(&mut self) {}
+
+    /// Searches the current position of `game` within `limits` until done or `stop` is set, and
+    /// returns the best move (`None` when the game is over). Calls `report` with progress.
+    pub fn search(
+        &mut self,
+        game: &History<G>,
+        limits: &Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&Info),
+    ) -> Option<G::Move> {
+        let start = Instant::now();
+        let _ = (limits, stop.load(Ordering::Relaxed), self.settings);
+        let mut moves = G::Moves::default();
+        game.legal_moves(&mut moves);
+        let best = moves.as_ref().first().copied()?;
+        report(&Info {
+            depth: 1,
+            seldepth: 1,
+            nodes: moves.as_ref().len() as u64,
+            time_ms: start.elapsed().as_millis() as u64,
+            pv: vec![G::format_move(best)],
+            ..Info::default()
+        });
+        Some(best)
+    }
+}
