@@ -6,6 +6,8 @@
 
 pub mod avalam;
 pub mod awale;
+pub mod engine;
 pub mod game;
+pub mod protocol;
 pub mod search;
 pub mod zobrist;

@@ -1,17 +1,22 @@
 //! The `pion` binary: the engine process, plus `perft` and `bench` subcommands.
 
-use anyhow::Result;
+use std::io::{self, BufReader};
+use std::process::ExitCode;
+
 use clap::{Parser, Subcommand, ValueEnum};
 use pion::avalam::Avalam;
 use pion::awale::Awale;
-use pion::game::{Game, PerftReport};
+use pion::engine::{Output, Session};
+use pion::game::{Game, NotationError, PerftReport};
 
 /// pion: an engine for Avalam and Awale.
 ///
-/// With no subcommand, pion reads protocol commands on stdin and answers on stdout
-/// (see protocol.md). Example: printf 'newgame avalam\ngo depth 3\n' | pion
+/// With no subcommand, pion reads protocol commands on stdin, one per line, and answers on
+/// stdout (protocol.md describes every command). Example:
+///
+///     printf 'newgame avalam\ngo depth 3\n' | pion
 #[derive(Parser)]
-#[command(version, about, long_about)]
+#[command(version, about, long_about, verbatim_doc_comment)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -27,9 +32,15 @@ enum Command {
         /// Depth in plies.
         #[arg(long)]
         depth: u32,
-        /// A position, `<board> <side>` as in protocol.md (default: the start position).
+        /// A position, '<board> <side>' as in protocol.md (default: the start position).
         #[arg(long)]
         position: Option<String>,
+    },
+    /// Searches fixed positions of both games to a fixed depth and prints the node count
+    /// (a signature of the search) and the speed.
+    Bench {
+        /// Depth in plies (default: the bench's own depth).
+        depth: Option<u32>,
     },
 }
 
@@ -39,16 +50,16 @@ enum GameName {
     Awale,
 }
 
-fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport> {
+fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, NotationError> {
     let position = match position {
         None => G::start(G::Variant::default()),
         Some(text) => {
-            let mut parts = text.split_whitespace();
-            let (Some(board), Some(side), None) = (parts.next(), parts.next(), parts.next()) else {
-                anyhow::bail!(
-                    "--position takes '<board> <side>', such as the start position: {}",
+            let parts: Vec<&str> = text.split_whitespace().collect();
+            let [board, side] = parts[..] else {
+                return Err(NotationError::new(format!(
+                    "--position takes '<board> <side>', such as '{}'",
                     G::start(G::Variant::default()).format_position()
-                );
+                )));
             };
             G::parse_position(board, side, G::Variant::default())?
         }
@@ -56,23 +67,31 @@ fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport> 
     Ok(PerftReport::run(&position, depth))
 }
 
-fn main() -> Result<()> {
+fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        None => {
+            let mut session = Session::new(Output::stdout());
+            session.run(BufReader::new(io::stdin().lock()));
+        }
         Some(Command::Perft {
             game,
             depth,
             position,
         }) => {
             let report = match game {
-                GameName::Avalam => perft_of::<Avalam>(position.as_deref(), depth)?,
-                GameName::Awale => perft_of::<Awale>(position.as_deref(), depth)?,
+                GameName::Avalam => perft_of::<Avalam>(position.as_deref(), depth),
+                GameName::Awale => perft_of::<Awale>(position.as_deref(), depth),
             };
-            println!("{report}");
+            match report {
+                Ok(report) => println!("{report}"),
+                Err(e) => {
+                    eprintln!("pion perft: {e}");
+                    return ExitCode::from(2);
+                }
+            }
         }
-        None => {
-            eprintln!("the protocol loop is not built yet");
-        }
+        Some(Command::Bench { depth }) => println!("{}", pion::search::bench::bench(depth)),
     }
-    Ok(())
+    ExitCode::SUCCESS
 }

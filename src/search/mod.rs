@@ -3,6 +3,8 @@
 //! The engine owns one [`Searcher`] per game and runs it on its own thread; the search polls the
 //! shared stop flag and reports progress through a callback, so it never prints.
 
+pub mod bench;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 

@@ -1,0 +1,708 @@
+//! The engine session: the state behind the protocol, command dispatch, and the search thread.
+//!
+//! Every command either changes the state completely or not at all: a command that fails sends
+//! one `error` line and leaves everything as it was.
+
+use std::io::{self, BufRead, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+
+use crate::avalam::Avalam;
+use crate::awale::Awale;
+use crate::game::{Game, History, PerftReport, Player};
+use crate::protocol::{
+    Command, GameKind, GoParams, Line, LineReader, MAX_LINE, OptionKind, OptionSpec, Query, Reply,
+    Start, Status, parse_command,
+};
+use crate::search::{self, Algorithm, Clock, Level, Limits, Searcher, Settings};
+
+/// The deepest `perft` the protocol accepts (it runs synchronously).
+pub const MAX_PERFT_DEPTH: u32 = 16;
+
+/// Where replies go: shared by the session and the search thread, flushed after every reply.
+#[derive(Clone)]
+pub struct Output {
+    sink: Arc<Mutex<Box<dyn Write + Send>>>,
+}
+
+impl Output {
+    /// Replies to standard output.
+    pub fn stdout() -> Output {
+        Output::new(Box::new(io::stdout()))
+    }
+
+    /// Replies to any writer (tests).
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Arc::new(Mutex::new(sink)),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Box<dyn Write + Send>> {
+        self.sink
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Sends one reply. A closed output is ignored: the front end has gone, and EOF on input
+    /// will end the session.
+    pub fn send(&self, reply: &Reply) {
+        let mut sink = self.lock();
+        Self::write(&mut sink, reply);
+    }
+
+    fn write(sink: &mut MutexGuard<'_, Box<dyn Write + Send>>, reply: &Reply) {
+        let _ = writeln!(sink, "{reply}");
+        let _ = sink.flush();
+    }
+}
+
+/// What the input loop should do after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Exit.
+    Quit,
+}
+
+/// A search running on its own thread.
+struct RunningSearch {
+    stop: Arc<AtomicBool>,
+    /// Set, under the output lock, right after `bestmove` is written.
+    finished: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+    /// Whether the search ends by itself (a depth, node or time limit).
+    bounded: bool,
+}
+
+/// The state of one game: the moves played and the searcher that remembers them.
+struct Table<G: Game> {
+    history: History<G>,
+    variant: G::Variant,
+    searcher: Arc<Mutex<Searcher<G>>>,
+}
+
+impl<G: Game> Table<G> {
+    fn new(variant: G::Variant, settings: Settings) -> Self {
+        Table {
+            history: History::new(G::start(variant)),
+            variant,
+            searcher: Arc::new(Mutex::new(Searcher::new(settings))),
+        }
+    }
+
+    fn searcher(&self) -> MutexGuard<'_, Searcher<G>> {
+        self.searcher
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// The game being played, chosen at run time: the one place where the game is not a type
+/// parameter.
+enum AnyTable {
+    Avalam(Table<Avalam>),
+    Awale(Table<Awale>),
+}
+
+/// Runs `$body` with `$t` bound to the current game's table, whatever the game.
+macro_rules! with_table {
+    ($table:expr, $t:ident => $body:expr) => {
+        match $table {
+            AnyTable::Avalam($t) => $body,
+            AnyTable::Awale($t) => $body,
+        }
+    };
+}
+
+/// An error reply's text.
+type CommandResult = Result<(), String>;
+
+/// The engine session: options, the current game, and the running search if any.
+pub struct Session {
+    out: Output,
+    settings: Settings,
+    table: AnyTable,
+    search: Option<RunningSearch>,
+}
+
+const ENGINE_NAME: &str = "pion";
+const ENGINE_AUTHOR: &str = "the pion developers";
+
+impl Session {
+    /// A session that replies to `out`, playing Avalam from the start position.
+    pub fn new(out: Output) -> Session {
+        let settings = Settings::default();
+        Session {
+            out,
+            settings,
+            table: AnyTable::Avalam(Table::new(Default::default(), settings)),
+            search: None,
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or end of input. At end of input a search with a
+    /// limit runs to its end (so `printf 'go depth 5\n' | pion` prints its result); an unlimited
+    /// one is stopped.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in LineReader::new(input, MAX_LINE) {
+            let flow = match line {
+                Ok(Line::Text(text)) => self.handle_line(&text),
+                Ok(Line::TooLong) => {
+                    self.error(format!("line too long: the limit is {MAX_LINE} bytes"));
+                    Flow::Continue
+                }
+                Ok(Line::NotUtf8) => {
+                    self.error("line is not valid UTF-8".to_string());
+                    Flow::Continue
+                }
+                Err(e) => {
+                    eprintln!("pion: reading input failed: {e}");
+                    break;
+                }
+            };
+            if flow == Flow::Quit {
+                self.stop_search();
+                return;
+            }
+        }
+        if let Some(search) = &self.search
+            && !search.bounded
+        {
+            search.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    /// Handles one input line: parses it and runs the command, replying on the output.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        match parse_command(line) {
+            Ok(command) => self.handle(command),
+            Err(e) => {
+                self.error(e.0);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn error(&self, message: String) {
+        self.out.send(&Reply::Error(message));
+    }
+
+    /// Runs one parsed command.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        self.reap_search();
+        let result = match command {
+            Command::Quit => return Flow::Quit,
+            Command::Stop => {
+                self.stop_search();
+                Ok(())
+            }
+            Command::IsReady => {
+                self.out.send(&Reply::ReadyOk);
+                Ok(())
+            }
+            Command::Pion => {
+                self.identify(true);
+                Ok(())
+            }
+            Command::Ugi => {
+                self.identify(false);
+                Ok(())
+            }
+            // Commands that only read the state are answered even during a search.
+            Command::Legal => with_table!(&self.table, t => legal(t, &self.out)),
+            Command::Status => with_table!(&self.table, t => status(t, &self.out)),
+            Command::Show => with_table!(&self.table, t => show(t, &self.out)),
+            Command::Query(query) => {
+                with_table!(&self.table, t => answer_query(t, query, &self.out))
+            }
+            command if self.search.is_some() => Err(format!(
+                "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
+                command_word(&command)
+            )),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame(game) => {
+                self.new_game(game);
+                Ok(())
+            }
+            Command::UgiNewGame => {
+                self.new_game(None);
+                Ok(())
+            }
+            Command::Position { start, moves } => {
+                with_table!(&mut self.table, t => set_position(t, &start, &moves))
+            }
+            Command::Play(text) => with_table!(&mut self.table, t => t
+                .history
+                .play_text(&text)
+                .map(|_| ())
+                .map_err(|e| e.to_string())),
+            Command::Undo => with_table!(&mut self.table, t => {
+                if t.history.undo() { Ok(()) } else { Err("undo: no move to take back".to_string()) }
+            }),
+            Command::Go(params) => self.go(&params),
+            Command::Perft(depth) => with_table!(&self.table, t => perft(t, depth, &self.out)),
+            Command::Bench(depth) => {
+                self.out
+                    .send(&Reply::Bench(search::bench::bench(depth).to_string()));
+                Ok(())
+            }
+        };
+        if let Err(message) = result {
+            self.error(message);
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self, pion: bool) {
+        let out = &self.out;
+        out.send(&Reply::Id("name", ENGINE_NAME.to_string()));
+        out.send(&Reply::Id("version", env!("CARGO_PKG_VERSION").to_string()));
+        out.send(&Reply::Id("author", ENGINE_AUTHOR.to_string()));
+        if pion {
+            for game in GameKind::ALL {
+                out.send(&Reply::Game(game.name()));
+            }
+        }
+        for spec in option_specs() {
+            out.send(&Reply::Option(spec));
+        }
+        out.send(if pion { &Reply::PionOk } else { &Reply::UgiOk });
+    }
+
+    fn current_game(&self) -> GameKind {
+        match self.table {
+            AnyTable::Avalam(_) => GameKind::Avalam,
+            AnyTable::Awale(_) => GameKind::Awale,
+        }
+    }
+
+    /// A new game: the same game keeps its variant, the other game starts with the standard one.
+    fn new_game(&mut self, game: Option<GameKind>) {
+        let game = game.unwrap_or(self.current_game());
+        let settings = self.settings;
+        self.table = match (&self.table, game) {
+            (AnyTable::Avalam(t), GameKind::Avalam) => {
+                AnyTable::Avalam(Table::new(t.variant, settings))
+            }
+            (AnyTable::Awale(t), GameKind::Awale) => {
+                AnyTable::Awale(Table::new(t.variant, settings))
+            }
+            (_, GameKind::Avalam) => AnyTable::Avalam(Table::new(Default::default(), settings)),
+            (_, GameKind::Awale) => AnyTable::Awale(Table::new(Default::default(), settings)),
+        };
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
+        let specs = option_specs();
+        let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
+            let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+            return Err(format!(
+                "setoption: unknown option '{}' (options: {})",
+                crate::game::shorten(name),
+                names.join(", ")
+            ));
+        };
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            return Err(format!("setoption: {} needs a value", spec.name));
+        };
+        let mut settings = self.settings;
+        match (&spec.kind, spec.name) {
+            (OptionKind::Spin { min, max, .. }, name) => {
+                let n: i64 = value.parse().map_err(|_| {
+                    format!(
+                        "setoption: {name} takes a whole number from {min} to {max}, not '{}'",
+                        crate::game::shorten(value)
+                    )
+                })?;
+                if n < *min || n > *max {
+                    return Err(format!(
+                        "setoption: {name} must be from {min} to {max}, not {n}"
+                    ));
+                }
+                match name {
+                    "Hash" => settings.hash_mib = n as usize,
+                    "Threads" => {}
+                    "Depth" => settings.level_depth = (n > 0).then_some(n as u32),
+                    "Seed" => settings.seed = n as u64,
+                    "MoveOverhead" => settings.move_overhead_ms = n as u64,
+                    "Exploration" => settings.mcts_exploration = n as u32,
+                    _ => unreachable!("every spin option is handled"),
+                }
+            }
+            (OptionKind::Combo { vars, .. }, name) => {
+                let value = value.to_ascii_lowercase();
+                if !vars.contains(&value) {
+                    return Err(format!(
+                        "setoption: {name} must be one of {}, not '{}'",
+                        vars.join(", "),
+                        crate::game::shorten(&value)
+                    ));
+                }
+                match name {
+                    "Search" => {
+                        settings.algorithm = if value == "mcts" {
+                            Algorithm::Mcts
+                        } else {
+                            Algorithm::AlphaBeta
+                        }
+                    }
+                    "Level" => {
+                        settings.level = Level::ALL
+                            .iter()
+                            .find(|(_, n)| *n == value)
+                            .map(|(l, _)| *l)
+                            .expect("combo values are level names")
+                    }
+                    "Variant" => return self.set_variant(&value),
+                    _ => unreachable!("every combo option is handled"),
+                }
+            }
+            (OptionKind::Check { .. }, _) => unreachable!("pion has no check option"),
+        }
+        self.settings = settings;
+        with_table!(&self.table, t => t.searcher().set_settings(settings));
+        Ok(())
+    }
+
+    /// Changes the variant of the current game, which starts it again from the start position.
+    fn set_variant(&mut self, name: &str) -> CommandResult {
+        fn apply<G: Game>(t: &mut Table<G>, name: &str, settings: Settings) -> CommandResult {
+            let variant = G::parse_variant(name).ok_or_else(|| {
+                format!(
+                    "setoption: Variant {name} is not a variant of {} (its variants: {})",
+                    G::NAME,
+                    G::variant_names().join(", ")
+                )
+            })?;
+            *t = Table::new(variant, settings);
+            Ok(())
+        }
+        let settings = self.settings;
+        with_table!(&mut self.table, t => apply(t, name, settings))
+    }
+
+    fn go(&mut self, params: &GoParams) -> CommandResult {
+        let limits =
+            with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let handle = with_table!(&self.table, t => spawn_search(
+            t,
+            limits,
+            self.out.clone(),
+            stop.clone(),
+            finished.clone(),
+        ));
+        let bounded = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.movetime.is_some()
+                || limits.clock.is_some());
+        self.search = Some(RunningSearch {
+            stop,
+            finished,
+            handle,
+            bounded,
+        });
+        Ok(())
+    }
+
+    /// Forgets a search whose `bestmove` has been sent, so that the next command may change state.
+    fn reap_search(&mut self) {
+        let finished = match &self.search {
+            // Read under the output lock: a front end that has seen `bestmove` is never refused.
+            Some(search) => {
+                let _guard = self.out.lock();
+                search.finished.load(Ordering::Acquire)
+            }
+            None => return,
+        };
+        if finished {
+            self.join_search();
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(search) = &self.search {
+            search.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    fn join_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            let _ = search.handle.join();
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop_search();
+    }
+}
+
+/// The first word of a command, for error messages.
+fn command_word(command: &Command) -> String {
+    command
+        .to_string()
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The options `pion` lists, in order.
+pub fn option_specs() -> Vec<OptionSpec> {
+    let words = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let defaults = Settings::default();
+    let mut variants = words(Avalam::variant_names());
+    for name in Awale::variant_names() {
+        if !variants.iter().any(|known| known == name) {
+            variants.push(name.to_string());
+        }
+    }
+    vec![
+        OptionSpec {
+            name: "Hash",
+            kind: OptionKind::Spin {
+                default: defaults.hash_mib as i64,
+                min: 1,
+                max: 4096,
+            },
+        },
+        OptionSpec {
+            name: "Threads",
+            kind: OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 1,
+            },
+        },
+        OptionSpec {
+            name: "Search",
+            kind: OptionKind::Combo {
+                default: "alphabeta".into(),
+                vars: words(&["alphabeta", "mcts"]),
+            },
+        },
+        OptionSpec {
+            name: "Level",
+            kind: OptionKind::Combo {
+                default: "max".into(),
+                vars: Level::ALL.iter().map(|(_, n)| n.to_string()).collect(),
+            },
+        },
+        OptionSpec {
+            name: "Depth",
+            kind: OptionKind::Spin {
+                default: 0,
+                min: 0,
+                max: 64,
+            },
+        },
+        OptionSpec {
+            name: "Seed",
+            kind: OptionKind::Spin {
+                default: defaults.seed as i64,
+                min: 0,
+                max: i64::from(u32::MAX),
+            },
+        },
+        OptionSpec {
+            name: "Variant",
+            kind: OptionKind::Combo {
+                default: "standard".into(),
+                vars: variants,
+            },
+        },
+        OptionSpec {
+            name: "MoveOverhead",
+            kind: OptionKind::Spin {
+                default: defaults.move_overhead_ms as i64,
+                min: 0,
+                max: 5000,
+            },
+        },
+        OptionSpec {
+            name: "Exploration",
+            kind: OptionKind::Spin {
+                default: defaults.mcts_exploration as i64,
+                min: 0,
+                max: 1000,
+            },
+        },
+    ]
+}
+
+/// Turns `go` parameters into search limits, checking that a clock names the side to move.
+fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
+    let clock = if params.p1time.is_some() || params.p2time.is_some() {
+        let time = [params.p1time, params.p2time];
+        if time[side.index()].is_none() {
+            return Err(format!(
+                "go: p{}time is missing: the clock of the side to move is needed",
+                side.number()
+            ));
+        }
+        Some(Clock {
+            time: time.map(|t| t.unwrap_or(0)),
+            inc: [params.p1inc.unwrap_or(0), params.p2inc.unwrap_or(0)],
+            movestogo: params.movestogo,
+        })
+    } else {
+        if params.p1inc.is_some() || params.p2inc.is_some() || params.movestogo.is_some() {
+            return Err("go: p1inc, p2inc and movestogo need p1time and p2time".to_string());
+        }
+        None
+    };
+    Ok(Limits {
+        depth: params.depth.map(|d| d.max(1)),
+        nodes: params.nodes,
+        movetime: params.movetime,
+        clock,
+        infinite: params.infinite,
+    })
+}
+
+fn spawn_search<G: Game>(
+    table: &Table<G>,
+    limits: Limits,
+    out: Output,
+    stop: Arc<AtomicBool>,
+    finished: Arc<AtomicBool>,
+) -> JoinHandle<()> {
+    let history = table.history.clone();
+    let searcher = table.searcher.clone();
+    std::thread::spawn(move || {
+        let report = |info: &search::Info| out.send(&Reply::Info(info.clone()));
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            let mut searcher = searcher
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut report = report;
+            searcher.search(&history, &limits, &stop, &mut report)
+        }));
+        let best = match result {
+            Ok(best) => best,
+            Err(_) => {
+                // Never leave a front end waiting: fall back to the first legal move.
+                out.send(&Reply::Error(
+                    "search failed; playing the first legal move".into(),
+                ));
+                let mut moves = G::Moves::default();
+                history.legal_moves(&mut moves);
+                moves.as_ref().first().copied()
+            }
+        };
+        let mut sink = out.lock();
+        Output::write(&mut sink, &Reply::BestMove(best.map(G::format_move)));
+        finished.store(true, Ordering::Release);
+    })
+}
+
+fn set_position<G: Game>(table: &mut Table<G>, start: &Start, moves: &[String]) -> CommandResult {
+    let root = match start {
+        Start::StartPos => G::start(table.variant),
+        Start::Notation { board, side } => {
+            G::parse_position(board, side, table.variant).map_err(|e| format!("position: {e}"))?
+        }
+    };
+    let mut history = History::new(root);
+    for (i, text) in moves.iter().enumerate() {
+        history.play_text(text).map_err(|e| {
+            format!(
+                "position: move {} ({}): {e}",
+                i + 1,
+                crate::game::shorten(text)
+            )
+        })?;
+    }
+    table.history = history;
+    Ok(())
+}
+
+fn legal<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
+    let mut moves = G::Moves::default();
+    table.history.legal_moves(&mut moves);
+    let moves = moves.as_ref().iter().map(|&m| G::format_move(m)).collect();
+    out.send(&Reply::Legal(moves));
+    Ok(())
+}
+
+fn status<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
+    let position = table.history.position();
+    let status = match table.history.outcome() {
+        None => Status {
+            turn: Some(position.side_to_move().number()),
+            winner: None,
+            score: position.points(),
+            reason: None,
+        },
+        Some(outcome) => Status {
+            turn: None,
+            winner: outcome.winner().map(Player::number),
+            score: outcome.score,
+            reason: Some(outcome.reason.as_str()),
+        },
+    };
+    out.send(&Reply::Status(status));
+    Ok(())
+}
+
+fn show<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
+    let position = table.history.position();
+    out.send(&Reply::Board {
+        game: G::NAME,
+        picture: position.pretty(),
+        position: position.format_position(),
+    });
+    Ok(())
+}
+
+fn answer_query<G: Game>(table: &Table<G>, query: Query, out: &Output) -> CommandResult {
+    let outcome = table.history.outcome();
+    let answer = match query {
+        Query::P1Turn => {
+            if table.history.position().side_to_move() == Player::One {
+                "true"
+            } else {
+                "false"
+            }
+        }
+        Query::GameOver => {
+            if outcome.is_some() {
+                "true"
+            } else {
+                "false"
+            }
+        }
+        Query::Result => match outcome.map(|o| o.winner()) {
+            None => "none",
+            Some(Some(Player::One)) => "p1win",
+            Some(Some(Player::Two)) => "p2win",
+            Some(None) => "draw",
+        },
+    };
+    out.send(&Reply::Response(answer));
+    Ok(())
+}
+
+fn perft<G: Game>(table: &Table<G>, depth: u32, out: &Output) -> CommandResult {
+    if depth > MAX_PERFT_DEPTH {
+        return Err(format!(
+            "perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
+        ));
+    }
+    let report = PerftReport::run(table.history.position(), depth);
+    out.send(&Reply::Perft(report.to_string()));
+    Ok(())
+}

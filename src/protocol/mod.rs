@@ -1,0 +1,14 @@
+//! The protocol: typed commands and replies, the nom parser, and bounded line input.
+//!
+//! Text becomes a [`Command`] here and [`Reply`] values become text here; nothing else in pion
+//! parses or prints protocol lines.
+
+mod command;
+mod input;
+mod parse;
+mod reply;
+
+pub use command::{Command, GameKind, GoParams, Query, Start};
+pub use input::{Line, LineReader, MAX_LINE};
+pub use parse::{ParseError, parse_command};
+pub use reply::{OptionKind, OptionSpec, Reply, Status};

@@ -1,0 +1,270 @@
+//! The nom parser: one input line to one typed [`Command`], or an error naming what is wrong.
+//!
+//! The parser knows the grammar only: it never looks at a board, so a move or a position string
+//! is carried as text and checked against the rules by the session.
+
+use nom::branch::alt;
+use nom::bytes::complete::take_till1;
+use nom::character::complete::{digit1, space0, space1};
+use nom::combinator::{all_consuming, map, map_res, opt, rest, value, verify};
+use nom::multi::{many0, many1};
+use nom::sequence::preceded;
+use nom::{IResult, Parser};
+
+use super::command::{Command, GameKind, GoParams, Query, Start};
+use crate::game::shorten;
+
+/// Why a line is not a valid command; the text is the message after `error`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ParseError(pub String);
+
+type In<'a> = &'a str;
+
+/// A run of non-whitespace characters.
+fn token(input: In) -> IResult<In, In> {
+    take_till1(|c: char| c.is_whitespace()).parse(input)
+}
+
+/// A space-separated token after the current one.
+fn next_token(input: In) -> IResult<In, In> {
+    preceded(space1, token).parse(input)
+}
+
+/// A decimal number that fits its type.
+fn number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
+    map_res(digit1, str::parse::<T>).parse(input)
+}
+
+/// A keyword standing alone as a token (so `depth` does not match `depthx`).
+fn keyword<'a>(
+    word: &'static str,
+) -> impl Parser<In<'a>, Output = In<'a>, Error = nom::error::Error<In<'a>>> {
+    verify(token, move |t: &str| t == word)
+}
+
+fn game_kind(input: In) -> IResult<In, GameKind> {
+    alt((
+        value(GameKind::Avalam, keyword("avalam")),
+        value(GameKind::Awale, keyword("awale")),
+    ))
+    .parse(input)
+}
+
+fn newgame_args(input: In) -> IResult<In, Command> {
+    map(opt(preceded(space1, game_kind)), Command::NewGame).parse(input)
+}
+
+fn setoption_args(input: In) -> IResult<In, Command> {
+    let name_word = verify(token, |t: &str| t != "value");
+    let (input, _) = preceded(space1, keyword("name")).parse(input)?;
+    let (input, words) = many1(preceded(space1, name_word)).parse(input)?;
+    let (input, value) = opt(preceded((space1, keyword("value"), space1), rest)).parse(input)?;
+    let name = words.join(" ");
+    let value = value.map(|v: &str| v.trim().to_string());
+    Ok((input, Command::SetOption { name, value }))
+}
+
+fn position_args(input: In) -> IResult<In, Command> {
+    let startpos = value(Start::StartPos, keyword("startpos"));
+    let notation = |input| {
+        let (input, board) = verify(token, |t: &str| t != "moves").parse(input)?;
+        let (input, side) = next_token(input)?;
+        Ok((
+            input,
+            Start::Notation {
+                board: board.to_string(),
+                side: side.to_string(),
+            },
+        ))
+    };
+    let fen = preceded((keyword("fen"), space1), notation);
+    let (input, start) = preceded(space1, alt((startpos, fen, notation))).parse(input)?;
+    let (input, moves) =
+        opt(preceded((space1, keyword("moves")), many0(next_token))).parse(input)?;
+    let moves = moves
+        .unwrap_or_default()
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    Ok((input, Command::Position { start, moves }))
+}
+
+/// One `go` parameter, applied to `params`; `false` when it was already given.
+fn go_param(input: In) -> IResult<In, (In, GoParams)> {
+    let (after, key) = token(input)?;
+    let mut params = GoParams::default();
+    if key == "infinite" {
+        params.infinite = true;
+        return Ok((after, (key, params)));
+    }
+    // A known key commits: a bad number after it is an error at the number, not at the key.
+    let (after, n) = match key {
+        "depth" | "nodes" | "movetime" | "p1time" | "p2time" | "p1inc" | "p2inc" | "movestogo" => {
+            match preceded(space1, number::<u64>).parse(after) {
+                Ok(parsed) => parsed,
+                // Point the error at the key, marked as a missing number.
+                Err(_) => {
+                    return Err(nom::Err::Failure(nom::error::Error::new(
+                        input,
+                        nom::error::ErrorKind::Digit,
+                    )));
+                }
+            }
+        }
+        _ => {
+            return Err(nom::Err::Error(nom::error::Error::new(
+                input,
+                nom::error::ErrorKind::Tag,
+            )));
+        }
+    };
+    let small = |n: u64| u32::try_from(n).ok();
+    match key {
+        "depth" => params.depth = small(n),
+        "nodes" => params.nodes = Some(n),
+        "movetime" => params.movetime = Some(n),
+        "p1time" => params.p1time = Some(n),
+        "p2time" => params.p2time = Some(n),
+        "p1inc" => params.p1inc = Some(n),
+        "p2inc" => params.p2inc = Some(n),
+        _ => params.movestogo = small(n),
+    }
+    Ok((after, (key, params)))
+}
+
+fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
+    many0(preceded(space1, go_param)).parse(input)
+}
+
+/// Merges the parameters of `go`, rejecting a key given twice or a number out of range.
+fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
+    let mut params = GoParams::default();
+    let mut seen: Vec<&str> = Vec::new();
+    for (key, part) in parts {
+        if seen.contains(&key) {
+            return Err(ParseError(format!("go: {key} is given twice")));
+        }
+        seen.push(key);
+        let out_of_range = || ParseError(format!("go: the value of {key} is too large"));
+        match key {
+            "depth" => params.depth = Some(part.depth.ok_or_else(out_of_range)?),
+            "movestogo" => params.movestogo = Some(part.movestogo.ok_or_else(out_of_range)?),
+            "nodes" => params.nodes = part.nodes,
+            "movetime" => params.movetime = part.movetime,
+            "p1time" => params.p1time = part.p1time,
+            "p2time" => params.p2time = part.p2time,
+            "p1inc" => params.p1inc = part.p1inc,
+            "p2inc" => params.p2inc = part.p2inc,
+            _ => params.infinite = true,
+        }
+    }
+    Ok(params)
+}
+
+fn query_args(input: In) -> IResult<In, Command> {
+    preceded(
+        space1,
+        alt((
+            value(Command::Query(Query::P1Turn), keyword("p1turn")),
+            value(Command::Query(Query::GameOver), keyword("gameover")),
+            value(Command::Query(Query::Result), keyword("result")),
+        )),
+    )
+    .parse(input)
+}
+
+/// The usage line of each command with arguments, for error messages.
+fn usage(keyword: &str) -> &'static str {
+    match keyword {
+        "newgame" => "newgame [avalam|awale]",
+        "setoption" => "setoption name <Name> [value <value>]",
+        "position" => "position (startpos | [fen] <board> <side>) [moves <move>...]",
+        "play" => "play <move>",
+        "go" => {
+            "go [depth N] [nodes N] [movetime MS] [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movestogo N] [infinite]"
+        }
+        "perft" => "perft <depth>",
+        "bench" => "bench [depth]",
+        "query" => "query p1turn|gameover|result",
+        _ => "",
+    }
+}
+
+/// Runs an argument parser over the whole rest of the line.
+fn whole<'a, O>(
+    keyword: &str,
+    args: In<'a>,
+    parser: impl Parser<In<'a>, Output = O, Error = nom::error::Error<In<'a>>>,
+) -> Result<O, ParseError> {
+    match all_consuming((parser, space0)).parse(args) {
+        Ok((_, (out, _))) => Ok(out),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
+            let at = e.input.trim_start();
+            let problem = match token(at) {
+                Ok((_, near)) if e.code == nom::error::ErrorKind::Digit => {
+                    format!("{} needs a whole number", shorten(near))
+                }
+                Ok((_, near)) => format!("unexpected '{}'", shorten(near)),
+                Err(_) => "missing argument".to_string(),
+            };
+            let usage = usage(keyword);
+            if usage.is_empty() {
+                Err(ParseError(format!("{keyword} takes no arguments")))
+            } else {
+                Err(ParseError(format!("{keyword}: {problem} (usage: {usage})")))
+            }
+        }
+        Err(nom::Err::Incomplete(_)) => Err(ParseError(format!("{keyword}: incomplete"))),
+    }
+}
+
+/// Parses one line (without its newline). Leading and trailing whitespace is ignored; the caller
+/// skips empty lines.
+pub fn parse_command(line: &str) -> Result<Command, ParseError> {
+    let line = line.trim();
+    let (args, word) = token(line).map_err(|_| ParseError("empty line".to_string()))?;
+    let no_args = |command: Command| whole(word, args, space0).map(|_| command);
+    match word {
+        "pion" => no_args(Command::Pion),
+        "ugi" => no_args(Command::Ugi),
+        "isready" => no_args(Command::IsReady),
+        "uginewgame" => no_args(Command::UgiNewGame),
+        "legal" => no_args(Command::Legal),
+        "undo" => no_args(Command::Undo),
+        "status" => no_args(Command::Status),
+        "show" => no_args(Command::Show),
+        "stop" => no_args(Command::Stop),
+        "quit" => no_args(Command::Quit),
+        "newgame" => match whole(word, args, newgame_args) {
+            Err(_) if !args.trim().is_empty() => Err(ParseError(format!(
+                "newgame: unknown game '{}' (pion plays avalam and awale)",
+                shorten(args.trim())
+            ))),
+            other => other,
+        },
+        "setoption" => whole(word, args, setoption_args),
+        "position" => whole(word, args, position_args),
+        "play" => whole(
+            word,
+            args,
+            map(next_token, |m| Command::Play(m.to_string())),
+        ),
+        "go" => merge_go(whole(word, args, go_args)?).map(Command::Go),
+        "perft" => whole(
+            word,
+            args,
+            map(preceded(space1, number::<u32>), Command::Perft),
+        ),
+        "bench" => whole(
+            word,
+            args,
+            map(opt(preceded(space1, number::<u32>)), Command::Bench),
+        ),
+        "query" => whole(word, args, query_args),
+        _ => Err(ParseError(format!(
+            "unknown command '{}' (send 'pion' for the list of options; protocol.md lists the commands)",
+            shorten(word).escape_default()
+        ))),
+    }
+}

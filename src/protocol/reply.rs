@@ -1,0 +1,203 @@
+//! The typed replies the engine sends, formatted to text in this one place.
+
+use std::fmt;
+
+use crate::search::{Info, Score};
+
+/// The type and range of an option, as `pion` lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// An integer in a range.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// A choice among fixed words.
+    Combo {
+        /// Default value.
+        default: String,
+        /// Allowed values.
+        vars: Vec<String>,
+    },
+    /// `true` or `false`.
+    Check {
+        /// Default value.
+        default: bool,
+    },
+}
+
+/// One `option ...` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    /// The option name.
+    pub name: &'static str,
+    /// Its type and range.
+    pub kind: OptionKind,
+}
+
+/// One reply line (or, for `Board`, a delimited block of lines).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Reply {
+    /// `id <field> <value>`.
+    Id(&'static str, String),
+    /// `game <name>`.
+    Game(&'static str),
+    /// `option name ...`.
+    Option(OptionSpec),
+    /// `pionok`.
+    PionOk,
+    /// `ugiok`.
+    UgiOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `info ...` during a search.
+    Info(Info),
+    /// `bestmove <move>` or `bestmove none`.
+    BestMove(Option<String>),
+    /// `legal m1 m2 ...`.
+    Legal(Vec<String>),
+    /// `status ...`.
+    Status(Status),
+    /// `board <game>`, the picture, then `position <notation>`.
+    Board {
+        /// The game's name.
+        game: &'static str,
+        /// The picture, several lines.
+        picture: String,
+        /// The position notation.
+        position: String,
+    },
+    /// `perft depth N nodes N time MS nps N` (already formatted by the perft report).
+    Perft(String),
+    /// `bench ...` lines (already formatted by the bench report).
+    Bench(String),
+    /// `response <value>` to a UGI query.
+    Response(&'static str),
+    /// `error <message>`.
+    Error(String),
+}
+
+/// The state of the game as `status` reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// The player to move (1 or 2) while the game goes on.
+    pub turn: Option<u8>,
+    /// The winner (1 or 2), `None` for a draw, when the game is over.
+    pub winner: Option<u8>,
+    /// Points of player one and two (the final score when over).
+    pub score: [u32; 2],
+    /// Why the game ended, when it did.
+    pub reason: Option<&'static str>,
+}
+
+/// Writes text with control characters escaped, so that any message stays on one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+impl fmt::Display for OptionSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "option name {} type ", self.name)?;
+        match &self.kind {
+            OptionKind::Spin { default, min, max } => {
+                write!(f, "spin default {default} min {min} max {max}")
+            }
+            OptionKind::Combo { default, vars } => {
+                write!(f, "combo default {default}")?;
+                for var in vars {
+                    write!(f, " var {var}")?;
+                }
+                Ok(())
+            }
+            OptionKind::Check { default } => write!(f, "check default {default}"),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Centi(cp) => write!(f, "cp {cp}"),
+            Score::Win(margin) => write!(f, "win {margin}"),
+            Score::Draw => write!(f, "draw"),
+            Score::Loss(margin) => write!(f, "loss {margin}"),
+        }
+    }
+}
+
+fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
+    write!(f, "info depth {}", info.depth)?;
+    if info.seldepth > 0 {
+        write!(f, " seldepth {}", info.seldepth)?;
+    }
+    if let Some(score) = info.score {
+        write!(f, " score {score}")?;
+    }
+    write!(
+        f,
+        " nodes {} nps {} time {}",
+        info.nodes,
+        info.nps(),
+        info.time_ms
+    )?;
+    if let Some(hashfull) = info.hashfull {
+        write!(f, " hashfull {hashfull}")?;
+    }
+    if let Some(playouts) = info.playouts {
+        write!(f, " playouts {playouts}")?;
+    }
+    if !info.pv.is_empty() {
+        write!(f, " pv {}", info.pv.join(" "))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Reply {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reply::Id(field, value) => write!(f, "id {field} {value}"),
+            Reply::Game(name) => write!(f, "game {name}"),
+            Reply::Option(spec) => write!(f, "{spec}"),
+            Reply::PionOk => write!(f, "pionok"),
+            Reply::UgiOk => write!(f, "ugiok"),
+            Reply::ReadyOk => write!(f, "readyok"),
+            Reply::Info(info) => write_info(f, info),
+            Reply::BestMove(Some(mv)) => write!(f, "bestmove {mv}"),
+            Reply::BestMove(None) => write!(f, "bestmove none"),
+            Reply::Legal(moves) if moves.is_empty() => write!(f, "legal"),
+            Reply::Legal(moves) => write!(f, "legal {}", moves.join(" ")),
+            Reply::Status(status) => {
+                match (status.turn, status.winner) {
+                    (Some(turn), _) => write!(f, "status playing turn {turn}")?,
+                    (None, Some(winner)) => write!(f, "status over winner {winner}")?,
+                    (None, None) => write!(f, "status over draw")?,
+                }
+                write!(f, " score {} {}", status.score[0], status.score[1])?;
+                if let Some(reason) = status.reason {
+                    write!(f, " reason {reason}")?;
+                }
+                Ok(())
+            }
+            Reply::Board {
+                game,
+                picture,
+                position,
+            } => write!(f, "board {game}\n{picture}\nposition {position}"),
+            Reply::Perft(text) | Reply::Bench(text) => write!(f, "{text}"),
+            Reply::Response(value) => write!(f, "response {value}"),
+            Reply::Error(message) => write!(f, "error {}", one_line(message)),
+        }
+    }
+}

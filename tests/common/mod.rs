@@ -1,0 +1,130 @@
+//! Driving a real `pion` process through pipes, with a deadline on every read.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::thread;
+use std::time::Duration;
+
+/// How long a test waits for one reply line before it calls the engine stuck.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+
+/// A running `pion` process.
+pub struct Pion {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Pion {
+    /// Starts `pion` with no arguments (the protocol loop).
+    pub fn start() -> Pion {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("pion starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, lines) = channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Pion {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// Sends raw bytes.
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("pion reads its input");
+        stdin.flush().expect("flush");
+    }
+
+    /// Sends one line (a newline is added).
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    /// The next reply line; panics when none comes within the deadline.
+    pub fn recv(&mut self) -> String {
+        self.recv_within(DEADLINE)
+            .unwrap_or_else(|| panic!("no reply from pion within {DEADLINE:?}"))
+    }
+
+    /// The next reply line, or `None` when none comes within `wait` (or pion closed stdout).
+    pub fn recv_within(&mut self, wait: Duration) -> Option<String> {
+        self.lines.recv_timeout(wait).ok()
+    }
+
+    /// Reads lines until one starts with `prefix`; returns all of them, that one last.
+    pub fn recv_until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.recv();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// Sends a command and returns the first reply line that is not an `info` line.
+    pub fn ask_skipping_info(&mut self, line: &str) -> String {
+        self.send(line);
+        loop {
+            let reply = self.recv();
+            if !reply.starts_with("info ") {
+                return reply;
+            }
+        }
+    }
+
+    /// Sends a command and returns its one reply line.
+    pub fn ask(&mut self, line: &str) -> String {
+        self.send(line);
+        self.recv()
+    }
+
+    /// Sends `isready` and checks that the next line is `readyok`: every earlier command was
+    /// processed without printing anything.
+    pub fn expect_silent(&mut self) {
+        assert_eq!(self.ask("isready"), "readyok");
+    }
+
+    /// Closes stdin (end of input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits for the process to exit and returns whether it exited with status 0.
+    pub fn wait_success(&mut self) -> bool {
+        self.close_input();
+        for _ in 0..200 {
+            if let Some(status) = self.child.try_wait().expect("wait") {
+                return status.success();
+            }
+            thread::sleep(Duration::from_millis(100));
+        }
+        panic!("pion did not exit within 20 s after end of input");
+    }
+}
+
+impl Drop for Pion {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,245 @@
+//! The engine process through real pipes: good commands, bad input, and searches.
+
+mod common;
+
+use common::Pion;
+
+const START: &str =
+    "..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./.....ry.. 1";
+
+fn position_line(pion: &mut Pion) -> String {
+    pion.send("show");
+    pion.recv_until("position ").pop().unwrap()
+}
+
+#[test]
+fn handshake_lists_games_and_options_then_pionok() {
+    let mut pion = Pion::start();
+    pion.send("pion");
+    let lines = pion.recv_until("pionok");
+    assert_eq!(lines[0], "id name pion");
+    assert!(lines.iter().any(|l| l == "game avalam"));
+    assert!(lines.iter().any(|l| l == "game awale"));
+    for name in [
+        "Hash",
+        "Threads",
+        "Search",
+        "Level",
+        "Seed",
+        "Variant",
+        "MoveOverhead",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {name} type "))),
+            "option {name} is listed"
+        );
+    }
+    pion.send("ugi");
+    let lines = pion.recv_until("ugiok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("game ")),
+        "UGI gets no game lines"
+    );
+}
+
+#[test]
+fn every_bad_line_gets_one_error_and_changes_nothing() {
+    let mut pion = Pion::start();
+    pion.send("position startpos moves a5b5");
+    let before = position_line(&mut pion);
+    let bad = [
+        "frobnicate",
+        "play",
+        "play e4",
+        "play j1a1",
+        "play a5b5",
+        "position",
+        "position startpos moves a5b5 a5b5",
+        "position ../../.. 1",
+        "position ..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./.....ry.. 3",
+        "go depth -1",
+        "go nodes 99999999999999999999999",
+        "go p1time 100",
+        "go p1inc 100",
+        "go infinite infinite",
+        "setoption name Hash value 0",
+        "setoption name Hash value 99999",
+        "setoption name Nope value 1",
+        "setoption name Variant value grandslam-capture",
+        "setoption Hash 1",
+        "newgame go",
+        "perft 99",
+        "perft x",
+        "bench x",
+        "query",
+        "isready now",
+        "undo undo",
+        "\u{1}\u{2}\u{7f}",
+        "pion\tpion",
+    ];
+    for line in bad {
+        let reply = pion.ask(line);
+        assert!(reply.starts_with("error "), "{line:?} got {reply:?}");
+        assert!(!reply[6..].is_empty());
+        pion.expect_silent();
+    }
+    assert_eq!(position_line(&mut pion), before);
+}
+
+#[test]
+fn huge_lines_binary_bytes_and_invalid_utf8_are_rejected() {
+    let mut pion = Pion::start();
+    let mut huge = vec![b'x'; 5 << 20];
+    huge.push(b'\n');
+    pion.send_bytes(&huge);
+    assert!(pion.recv().starts_with("error line too long"));
+    pion.send_bytes(b"\xff\xfe\xfd\n");
+    assert_eq!(pion.recv(), "error line is not valid UTF-8");
+    pion.send_bytes(b"\x00\x01binary\x02\n");
+    let reply = pion.recv();
+    assert!(reply.starts_with("error unknown command"), "{reply}");
+    assert!(!reply.contains('\0'), "control characters are escaped");
+    let mut long_moves = String::from("position startpos moves");
+    for _ in 0..100_000 {
+        long_moves.push_str(" a5b5");
+    }
+    let reply = pion.ask(&long_moves);
+    assert!(reply.starts_with("error position: move 2"), "{reply}");
+    pion.expect_silent();
+    assert_eq!(position_line(&mut pion), format!("position {START}"));
+}
+
+#[test]
+fn whitespace_and_empty_lines_are_ignored() {
+    let mut pion = Pion::start();
+    pion.send("");
+    pion.send("   \t ");
+    pion.send("\r");
+    assert_eq!(pion.ask("  \t isready  \r"), "readyok");
+    pion.send("  position   startpos   moves   a5b5  ");
+    assert_eq!(pion.ask("status"), "status playing turn 2 score 24 23");
+}
+
+#[test]
+fn thousands_of_commands_without_waiting_are_all_answered_in_order() {
+    let mut pion = Pion::start();
+    let mut batch = String::new();
+    for i in 0..3000 {
+        match i % 4 {
+            0 => batch.push_str("isready\n"),
+            1 => batch.push_str("play a5b5\n"),
+            2 => batch.push_str("undo\n"),
+            _ => batch.push_str("nonsense\n"),
+        }
+    }
+    pion.send_bytes(batch.as_bytes());
+    for i in 0..3000 {
+        match i % 4 {
+            0 => assert_eq!(pion.recv(), "readyok"),
+            3 => assert!(pion.recv().starts_with("error unknown command")),
+            _ => {}
+        }
+    }
+    pion.expect_silent();
+}
+
+#[test]
+fn isready_is_answered_during_a_search_and_stop_ends_it() {
+    let mut pion = Pion::start();
+    pion.send("go infinite");
+    assert_eq!(pion.ask_skipping_info("isready"), "readyok");
+    let reply = pion.ask_skipping_info("go depth 1");
+    assert!(reply.starts_with("error "), "go during a search: {reply}");
+    let reply = pion.ask_skipping_info("play a5b5");
+    assert!(reply.starts_with("error "), "play during a search: {reply}");
+    let status = pion.ask_skipping_info("status");
+    assert_eq!(status, "status playing turn 1 score 24 24");
+    pion.send("stop");
+    let lines = pion.recv_until("bestmove");
+    let best = lines.last().unwrap();
+    pion.send("legal");
+    let legal = pion.recv_until("legal").pop().unwrap();
+    let mv = best.strip_prefix("bestmove ").unwrap();
+    assert!(legal.split(' ').skip(1).any(|m| m == mv), "{mv} is legal");
+    // The search is over: state may change again, and `stop` with no search is silent.
+    pion.send("play a5b5");
+    pion.send("stop");
+    pion.expect_silent();
+    assert_eq!(pion.ask("status"), "status playing turn 2 score 24 23");
+}
+
+#[test]
+fn a_bounded_search_finishes_at_end_of_input() {
+    let mut pion = Pion::start();
+    pion.send("newgame awale");
+    pion.send("go depth 4");
+    pion.close_input();
+    let lines = pion.recv_until("bestmove");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info "))
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4")),
+        "{lines:?}"
+    );
+    assert!(pion.wait_success());
+}
+
+#[test]
+fn an_unbounded_search_is_stopped_at_end_of_input_and_by_quit() {
+    let mut pion = Pion::start();
+    pion.send("go infinite");
+    pion.close_input();
+    let best = pion.recv_until("bestmove").pop().unwrap();
+    assert_ne!(best, "bestmove none");
+    assert!(pion.wait_success());
+
+    let mut pion = Pion::start();
+    pion.send("go");
+    pion.send("quit");
+    pion.recv_until("bestmove");
+    assert!(pion.wait_success());
+}
+
+#[test]
+fn go_on_a_finished_game_answers_bestmove_none() {
+    let mut pion = Pion::start();
+    pion.send("position ........./........./........./........./........./........./........./........./yr....... 1 moves a1b1");
+    assert_eq!(
+        pion.ask("status"),
+        "status over winner 1 score 1 0 reason nomoves"
+    );
+    assert_eq!(pion.ask("legal"), "legal");
+    pion.send("go depth 3");
+    assert_eq!(pion.recv_until("bestmove").pop().unwrap(), "bestmove none");
+    assert_eq!(pion.ask("query gameover"), "response true");
+    assert_eq!(pion.ask("query result"), "response p1win");
+}
+
+#[test]
+fn variant_belongs_to_its_game_and_survives_newgame_of_the_same_game() {
+    let mut pion = Pion::start();
+    pion.send("setoption name Variant value own-colour");
+    pion.send("newgame");
+    pion.send("position ......../.yr....../........./........./........./........./........./........./......... 1");
+    let reply = pion.recv();
+    assert!(
+        reply.starts_with("error position: bad Avalam position: row 9"),
+        "{reply}"
+    );
+    pion.send("position ........./.yr....../........./........./........./........./........./........./......... 1");
+    // Own-colour: yellow may only move its own stack onto a red one.
+    assert_eq!(pion.ask("legal"), "legal b8c8");
+    pion.send("newgame awale");
+    pion.send("newgame avalam");
+    pion.send("position ........./.yr....../........./........./........./........./........./........./......... 1");
+    assert_eq!(
+        pion.ask("legal"),
+        "legal b8c8 c8b8",
+        "the other game reset the variant"
+    );
+}
