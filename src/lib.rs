@@ -9,5 +9,6 @@ pub mod awale;
 pub mod engine;
 pub mod game;
 pub mod protocol;
+pub mod referee;
 pub mod search;
 pub mod zobrist;
