@@ -7,5 +7,6 @@
 pub mod avalam;
 pub mod awale;
 pub mod game;
+pub mod referee;
 pub mod search;
 pub mod zobrist;
