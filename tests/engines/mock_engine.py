@@ -2,7 +2,7 @@
 """A mock engine for the referee's tests: a correct random mover for Avalam and Awale that can
 be told to misbehave in one way.
 
-Usage: mock_engine.py [--fault KIND[=N]] [--pidfile FILE] [--state FILE] [--name NAME]
+Usage: mock_engine.py [--fault KIND[=N]]... [--pidfile FILE] [--state FILE] [--name NAME]
 
 Faults (N counts `go` commands answered correctly by this process before the fault, default 0):
   crash-after=N      exit with status 3 on the (N+1)-th go
@@ -158,13 +158,12 @@ GAMES = {
 
 def main():
     args = sys.argv[1:]
-    fault, count, pidfile, state, name = None, 0, None, None, "mock"
+    faults, pidfile, state, name = {}, None, None, "mock"
     while args:
         flag = args.pop(0)
         if flag == "--fault":
-            kind = args.pop(0)
-            fault, _, n = kind.partition("=")
-            count = int(n) if n else 0
+            kind, _, n = args.pop(0).partition("=")
+            faults[kind] = int(n) if n else 0
         elif flag == "--pidfile":
             pidfile = args.pop(0)
         elif flag == "--state":
@@ -183,11 +182,18 @@ def main():
             starts = 1
         with open(state, "w") as f:
             f.write(str(starts))
-    if fault == "exit-at-start":
+
+    def has(kind):
+        return kind in faults
+
+    def after(kind, done):
+        return kind in faults and done >= faults[kind]
+
+    if has("exit-at-start"):
         sys.exit(1)
-    if fault == "ignore-quit":
+    if has("ignore-quit"):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if fault == "spawn-child":
+    if has("spawn-child"):
         child = subprocess.Popen(["sleep", "600"])
         if pidfile:
             with open(pidfile, "a") as f:
@@ -210,7 +216,7 @@ def main():
     while True:
         line = sys.stdin.readline()
         if not line:
-            if fault == "ignore-quit":
+            if has("ignore-quit"):
                 hang()
             return
         words = line.split()
@@ -218,7 +224,7 @@ def main():
             continue
         cmd = words[0]
         if cmd == "pion":
-            if fault == "hang-pion-from" and starts >= count:
+            if after("hang-pion-from", starts):
                 hang()
             out("id name " + name)
             out("id version 1")
@@ -229,7 +235,7 @@ def main():
             out("option name Variant type combo default standard var standard")
             out("pionok")
         elif cmd == "isready":
-            if fault == "hang-isready-after" and readies >= count:
+            if after("hang-isready-after", readies):
                 hang()
             readies += 1
             out("readyok")
@@ -261,25 +267,25 @@ def main():
                     pos = play(pos, mv)
         elif cmd == "go":
             _, _, moves_of, name_of, _, illegal = GAMES[game]
-            if fault == "stderr-spam":
+            if has("stderr-spam"):
                 sys.stderr.write(("noise " * 20 + "\n") * 1700)
                 sys.stderr.flush()
-            broken = fault is not None and fault.endswith("-after") and gos >= count
+            done = gos
             gos += 1
-            if broken and fault == "crash-after":
+            if after("crash-after", done):
                 os._exit(3)
-            if broken and fault == "hang-go-after":
+            if after("hang-go-after", done):
                 hang()
-            if broken and fault == "slow-after":
+            if after("slow-after", done):
                 time.sleep(2)
             out("info depth 1 nodes 1")
-            if broken and fault == "illegal-after":
+            if after("illegal-after", done):
                 out("bestmove " + illegal(pos))
                 continue
-            if broken and fault == "malformed-after":
+            if after("malformed-after", done):
                 out("bestmove zz99")
                 continue
-            if broken and fault == "garbage-after":
+            if after("garbage-after", done):
                 out("hello, I am not a bestmove")
                 continue
             legal = moves_of(pos)
@@ -288,7 +294,7 @@ def main():
             else:
                 out("bestmove " + name_of(rng.choice(legal)))
         elif cmd == "quit":
-            if fault == "ignore-quit":
+            if has("ignore-quit"):
                 continue
             return
         else:
