@@ -302,3 +302,82 @@ pub fn sprt_line(s: &Sprt) -> String {
         s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(game: u64, result: &str, reason: Reason, loser: Option<&str>) -> GameRecord {
+        let (first, second) = if game.is_multiple_of(2) {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        GameRecord {
+            game,
+            pair: game / 2,
+            engines: ["a".into(), "b".into()],
+            first: first.into(),
+            second: second.into(),
+            rules: "awale".into(),
+            variant: "standard".into(),
+            start: "startpos".into(),
+            opening: vec![],
+            moves: vec![],
+            result: result.into(),
+            reason,
+            detail: None,
+            loser: loser.map(str::to_string),
+            score: [0, 0],
+            times_ms: vec![],
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn pairs_are_counted_from_the_first_engines_side() {
+        let n = Reason::Normal;
+        let records = [
+            // Pair 0: a wins as player 1, a wins as player 2 (0-1 with b first): WW.
+            record(0, "1-0", n, None),
+            record(1, "0-1", n, None),
+            // Pair 1: a wins, then draws: WD.
+            record(2, "1-0", n, None),
+            record(3, "1/2-1/2", n, None),
+            // Pair 2: a loses on time, then wins: WL, counted with DD.
+            record(4, "0-1", Reason::Timeout, Some("a")),
+            record(5, "0-1", n, None),
+            // Pair 3, half played: a loses.
+            record(6, "0-1", n, None),
+        ];
+        let names = ["a".to_string(), "b".to_string()];
+        let c = counts(&names, &records);
+        assert_eq!(c.pentanomial, [0, 0, 1, 1, 1]);
+        assert_eq!(c.unpaired, 1);
+        assert_eq!(
+            c.wdl,
+            Wdl {
+                wins: 4,
+                draws: 1,
+                losses: 2
+            }
+        );
+        let s = summarize(&names, &records, None);
+        assert_eq!(
+            s.engines["b"],
+            Wdl {
+                wins: 2,
+                draws: 1,
+                losses: 4
+            }
+        );
+        assert_eq!(s.forfeits["timeout"], 1);
+        assert_eq!(s.forfeits_by_engine["a"]["timeout"], 1);
+        assert_eq!(s.draw_ratio, Some(1.0 / 7.0));
+        assert!(s.elo.unwrap() > 0.0);
+        // The report does not depend on the order the games finished in.
+        let mut shuffled = records.to_vec();
+        shuffled.reverse();
+        assert_eq!(summarize(&names, &shuffled, None), s);
+    }
+}

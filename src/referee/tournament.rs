@@ -250,7 +250,16 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             for handle in handles {
                 let _ = handle.join();
             }
-            return Err(anyhow!(error));
+            if !signal::interrupted() {
+                return Err(anyhow!(error));
+            }
+            // Ctrl-C during the start: not the engine's fault; report what is recorded.
+            records.sort_by_key(|r| r.game);
+            return Ok(MatchOutcome {
+                summary: summary::summarize(&names, &records, config.sprt.as_ref()),
+                interrupted: true,
+                sprt_stopped: false,
+            });
         }
 
         let bar = progress_bar(records.len() as u64 + to_play, records.len() as u64);
