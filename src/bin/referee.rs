@@ -1,6 +1,344 @@
-//! The `referee` binary: plays matches between engine processes (not built yet).
+//! The `referee` binary: plays matches between engine processes and reports the result.
 
-fn main() {
-    eprintln!("referee: not built yet");
-    std::process::exit(2);
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use pion::avalam::Avalam;
+use pion::awale::Awale;
+use pion::game::Game;
+use pion::referee::config::{
+    EngineSpec, MatchConfig, MaxPliesRule, OpeningSource, Shard, SprtSpec, TimeControl,
+};
+use pion::referee::summary::Summary;
+use pion::referee::{signal, tournament};
+
+/// referee: plays a match between two engines that speak the pion protocol.
+///
+/// Games are played in pairs on the same opening with colours swapped; every move is checked
+/// against the referee's own rules and clocks, and an engine that breaks the rules, the protocol
+/// or its time loses the game. Each finished game is appended to --out as one JSON line.
+///
+/// Example:
+///   referee --game avalam \
+///     --engine name=new cmd=./target/release/pion option.Level=max \
+///     --engine name=old cmd="python3 scripts/random_engine.py" \
+///     --games 200 --concurrency 2 --tc movetime=100 \
+///     --openings random-plies=4 --seed 1 --out games.jsonl
+///
+/// Spread a match over machines with --shard K/N, then: referee merge shard*.jsonl
+#[derive(Parser, Debug)]
+#[command(
+    version,
+    about,
+    long_about,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+
+    /// The game: avalam or awale. Example: --game awale
+    #[arg(long, value_enum, required = true)]
+    game: Option<GameName>,
+
+    /// An engine, given twice: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [option.NAME=VALUE]...
+    /// [tc=TC]. cmd is split like a shell does (quotes work) but run without a shell; options
+    /// are sent with setoption after the handshake; tc overrides --tc for this engine.
+    /// Example: --engine name=new cmd=./target/release/pion option.Level=max option.Hash=64
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true, action = clap::ArgAction::Append)]
+    engine: Vec<String>,
+
+    /// Games in the match (all shards together); pair p is games 2p and 2p+1. Example: --games 200
+    #[arg(long, default_value_t = 100)]
+    games: u64,
+
+    /// Games played at once, each by its own two engine processes. Example: --concurrency 2
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: u32,
+
+    /// Time control: movetime=MS, depth=N, nodes=N, or a clock tc=SECONDS+INC with an optional
+    /// moves-per-period prefix MOVES/ (the base time is added again every MOVES moves, and
+    /// `movestogo` is sent). Examples: --tc movetime=100, --tc tc=10+0.1, --tc tc=40/60+0.5
+    #[arg(long, default_value = "movetime=100", value_parser = parse_tc)]
+    tc: TimeControl,
+
+    /// Milliseconds an engine may exceed its movetime or clock before it loses on time.
+    /// Example: --timemargin 50
+    #[arg(long, value_name = "MS", default_value_t = 100)]
+    timemargin: u64,
+
+    /// Milliseconds a `go` with no time limit (depth=, nodes=) may last before the engine is
+    /// taken as stuck and loses on time. Example: --hang-timeout 30000
+    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    hang_timeout: u64,
+
+    /// Milliseconds for an engine to start and answer `pion` with `pionok` (slow loaders need
+    /// more). Example: --startup-timeout 30000
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    startup_timeout: u64,
+
+    /// Milliseconds for `readyok` after `isready` (sent after options and before each game).
+    /// Example: --isready-timeout 10000
+    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    isready_timeout: u64,
+
+    /// Milliseconds an engine gets to exit after `quit` before its process group is killed.
+    /// Example: --quit-timeout 500
+    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    quit_timeout: u64,
+
+    /// Openings: none, random-plies=N (N random legal plies from the seed), or file=PATH (one
+    /// per line: `startpos [moves ...]` or `<board> <side> [moves ...]`; # starts a comment).
+    /// Example: --openings random-plies=4
+    #[arg(long, default_value = "none", value_parser = parse_openings)]
+    openings: OpeningSource,
+
+    /// Order of file openings: in-order (pair p takes line p, cycling) or shuffle (from the
+    /// seed, each line once per cycle). Example: --openings-order shuffle
+    #[arg(long, value_enum, default_value_t = OpeningsOrder::InOrder)]
+    openings_order: OpeningsOrder,
+
+    /// The match seed: random openings and the per-game `Seed` option derive from it (engines
+    /// that list a Seed option get one per game unless option.Seed= fixes it). Example: --seed 7
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+
+    /// The rule variant, sent to both engines as the Variant option. Examples: --variant
+    /// own-colour (avalam), --variant grandslam-capture (awale)
+    #[arg(long)]
+    variant: Option<String>,
+
+    /// Adjudicate a game after N plies of the engines (the opening not counted); see
+    /// --maxplies-rule. Example: --maxplies 200
+    #[arg(long, value_name = "N")]
+    maxplies: Option<u32>,
+
+    /// How a game cut off by --maxplies is scored: score (by the game's own count of points at
+    /// that moment, as Awale does on a repetition) or draw. Example: --maxplies-rule draw
+    #[arg(long, value_enum, default_value_t = MaxPliesArg::Score)]
+    maxplies_rule: MaxPliesArg,
+
+    /// A sequential test on the pentanomial model, printed after each pair; the match stops when
+    /// it accepts H0 or H1. Example: --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+
+    /// Play only the K-th of N disjoint slices of the pairs (pairs p with p mod N = K-1), with
+    /// the openings and seeds of the whole match; combine with `referee merge`. Example: --shard 2/8
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+
+    /// The JSON lines file each finished game is appended to. Example: --out games.jsonl
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+
+    /// Continue the match recorded in --out: games already there are not played again.
+    /// Example: --out games.jsonl --resume
+    #[arg(long)]
+    resume: bool,
+
+    /// Print the summary as one JSON object on stdout (and nothing else there).
+    #[arg(long)]
+    json: bool,
+
+    /// Directory for the engine logs (stderr and protocol traffic), one file per engine and
+    /// worker. Example: --log-dir /tmp/logs
+    #[arg(long, value_name = "DIR", default_value = "logs")]
+    log_dir: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Combines the JSON lines of shards into the report of the whole match.
+    /// Example: referee merge shard1.jsonl shard2.jsonl --json
+    Merge {
+        /// Records files, as written by --out.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Also run a sequential test on the combined results. Example: --sprt elo0=0 elo1=10
+        #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+        sprt: Option<Vec<String>>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum GameName {
+    Avalam,
+    Awale,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OpeningsOrder {
+    InOrder,
+    Shuffle,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum MaxPliesArg {
+    Score,
+    Draw,
+}
+
+fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    TimeControl::parse(text).map_err(|e| format!("{e:#}"))
+}
+
+fn parse_openings(text: &str) -> Result<OpeningSource, String> {
+    OpeningSource::parse(text).map_err(|e| format!("{e:#}"))
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| format!("{e:#}"))
+}
+
+/// Exits with clap's usage error (exit code 2) for a flag whose value is wrong.
+fn usage_error(message: impl std::fmt::Display) -> ! {
+    Cli::command()
+        .error(ErrorKind::ValueValidation, message)
+        .exit()
+}
+
+fn print_summary(summary: &Summary, json: bool) {
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string(summary).expect("a summary serialises")
+        );
+    } else {
+        print!("{}", summary.table());
+    }
+}
+
+fn check_variant<G: Game>(variant: &Option<String>) -> G::Variant {
+    match variant {
+        None => G::Variant::default(),
+        Some(name) => G::parse_variant(name).unwrap_or_else(|| {
+            usage_error(format!(
+                "unknown --variant '{name}' for {}: expected one of {}",
+                G::NAME,
+                G::variant_names().join(", ")
+            ))
+        }),
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // Each --engine is one occurrence with its own words.
+    let engine_words: Vec<Vec<String>> = matches
+        .get_occurrences::<String>("engine")
+        .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
+        .unwrap_or_default();
+    if let Some(Command::Merge { files, json, sprt }) = &cli.command {
+        let sprt = sprt
+            .as_deref()
+            .map(|w| SprtSpec::parse(w).unwrap_or_else(|e| usage_error(format!("{e:#}"))));
+        return match tournament::merge(files, sprt.as_ref()) {
+            Ok(summary) => {
+                print_summary(&summary, *json);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("referee: error: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+
+    if engine_words.len() != 2 {
+        usage_error(format!(
+            "a match needs exactly two --engine, got {}",
+            engine_words.len()
+        ));
+    }
+    let parse_engine = |words: &Vec<String>| {
+        EngineSpec::parse(words).unwrap_or_else(|e| usage_error(format!("{e:#}")))
+    };
+    let engines = [
+        parse_engine(&engine_words[0]),
+        parse_engine(&engine_words[1]),
+    ];
+    if engines[0].name == engines[1].name {
+        usage_error(format!(
+            "both engines are named '{}': give them different name=",
+            engines[0].name
+        ));
+    }
+    let sprt = cli
+        .sprt
+        .as_deref()
+        .map(|w| SprtSpec::parse(w).unwrap_or_else(|e| usage_error(format!("{e:#}"))));
+    if sprt.is_some() && cli.shard.is_some() {
+        usage_error(
+            "--sprt cannot stop a sharded match (each shard sees part of it): run the shards without it and pass --sprt to `referee merge`",
+        );
+    }
+    if cli.games == 0 {
+        usage_error("--games must be at least 1");
+    }
+    let game = cli.game.expect("clap requires --game");
+    let ms = Duration::from_millis;
+    let config = MatchConfig {
+        engines,
+        games: cli.games,
+        concurrency: cli.concurrency as usize,
+        tc: cli.tc,
+        time_margin: ms(cli.timemargin),
+        hang_timeout: ms(cli.hang_timeout),
+        startup_timeout: ms(cli.startup_timeout),
+        isready_timeout: ms(cli.isready_timeout),
+        quit_timeout: ms(cli.quit_timeout),
+        openings: cli.openings.clone(),
+        shuffle_openings: matches!(cli.openings_order, OpeningsOrder::Shuffle),
+        seed: cli.seed,
+        variant: cli.variant.clone(),
+        max_plies: cli.maxplies,
+        max_plies_rule: match cli.maxplies_rule {
+            MaxPliesArg::Score => MaxPliesRule::Score,
+            MaxPliesArg::Draw => MaxPliesRule::Draw,
+        },
+        sprt,
+        shard: cli.shard,
+        out: cli.out.clone(),
+        resume: cli.resume,
+        log_dir: cli.log_dir.clone(),
+    };
+
+    signal::install();
+    let result = match game {
+        GameName::Avalam => {
+            let variant = check_variant::<Avalam>(&cli.variant);
+            tournament::run::<Avalam>(&config, variant)
+        }
+        GameName::Awale => {
+            let variant = check_variant::<Awale>(&cli.variant);
+            tournament::run::<Awale>(&config, variant)
+        }
+    };
+    match result {
+        Ok(outcome) => {
+            print_summary(&outcome.summary, cli.json);
+            if outcome.sprt_stopped {
+                eprintln!("referee: the SPRT reached a decision; match stopped");
+            }
+            if outcome.interrupted {
+                eprintln!("referee: interrupted; finished games are kept");
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("referee: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

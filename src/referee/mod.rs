@@ -1,3 +1,17 @@
-//! The referee: everything that plays matches between engine processes and reports on them.
+//! The referee: plays matches between engine processes that speak the protocol, and reports
+//! who is stronger and by how much.
+//!
+//! It owns the rules and distrusts engines: every move is checked against its own legal list,
+//! every read has a deadline, every process is killed and reaped, every finished game is
+//! recorded at once.
 
+pub mod config;
+pub mod engine;
+pub mod game;
+pub mod openings;
+pub mod record;
+pub mod seat;
+pub mod signal;
 pub mod stats;
+pub mod summary;
+pub mod tournament;

@@ -1,0 +1,446 @@
+//! One engine process: spawning it in its own process group, talking the protocol with a deadline
+//! on every read, and making sure it and its children are gone when we are done with it.
+//!
+//! A reader thread turns the engine's stdout into a channel of lines, so that every wait is a
+//! `recv_timeout` and a silent or stuck engine can never block the referee. Stderr goes straight
+//! to the engine's log file (no pipe to fill), and the protocol traffic is logged there too.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use super::config::EngineSpec;
+use super::signal;
+
+/// A line longer than this is cut: no reply of the protocol comes near it, and it bounds memory.
+const MAX_LINE: u64 = 64 * 1024;
+/// How often a wait wakes up to look at the Ctrl-C flag.
+const POLL: Duration = Duration::from_millis(25);
+
+/// What went wrong with an engine, classified as the records need it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The program could not be started at all (not found, not executable, bad directory).
+    #[error("{0}")]
+    Spawn(String),
+    /// No answer before the deadline.
+    #[error("{0}")]
+    Timeout(String),
+    /// The process exited or closed its output.
+    #[error("{0}")]
+    Crash(String),
+    /// The engine said something the protocol does not allow here.
+    #[error("{0}")]
+    Protocol(String),
+    /// The referee was interrupted (Ctrl-C) while waiting.
+    #[error("interrupted")]
+    Interrupted,
+}
+
+enum Event {
+    Line(String, Instant),
+    Eof,
+}
+
+/// What an engine told about itself in the handshake.
+#[derive(Clone, Debug, Default)]
+pub struct Identity {
+    /// The `id name` line, if any.
+    pub name: Option<String>,
+    /// The games it lists (`game <name>` lines).
+    pub games: Vec<String>,
+    /// The names of the options it lists.
+    pub options: Vec<String>,
+}
+
+/// A `bestmove` reply: the move text and when its line was read.
+#[derive(Clone, Debug)]
+pub struct BestMove {
+    /// The move as the engine wrote it (`none` included).
+    pub text: String,
+    /// When the reader thread got the line: the clock stops here, not when we look at it.
+    pub at: Instant,
+}
+
+/// A running engine process.
+pub struct Engine {
+    name: String,
+    child: Child,
+    stdin: Option<ChildStdin>,
+    events: Receiver<Event>,
+    log: Option<File>,
+    reaped: bool,
+    /// What the handshake told.
+    pub identity: Identity,
+}
+
+/// Opens (appending) the log file of an engine, creating its directory.
+fn open_log(path: &Path) -> Result<File, EngineError> {
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            EngineError::Spawn(format!(
+                "cannot create log directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    File::options()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| EngineError::Spawn(format!("cannot open log {}: {e}", path.display())))
+}
+
+fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                let _ = tx.send(Event::Eof);
+                return;
+            }
+            Ok(_) => {
+                let at = Instant::now();
+                let line = String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\n', '\r'])
+                    .to_string();
+                if let Some(log) = log.as_mut() {
+                    let _ = writeln!(log, "< {line}");
+                }
+                if tx.send(Event::Line(line, at)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+impl Engine {
+    /// Starts the program of `spec` in its own process group, stderr appended to `log_path`.
+    /// Only a failure to start the program at all is an error here; the handshake is separate.
+    pub fn spawn(spec: &EngineSpec, log_path: &Path) -> Result<Engine, EngineError> {
+        let log = open_log(log_path)?;
+        let stderr = log
+            .try_clone()
+            .map_err(|e| EngineError::Spawn(format!("cannot share log file: {e}")))?;
+        let mut command = Command::new(&spec.command[0]);
+        command
+            .args(&spec.command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(stderr))
+            // Its own group: a Ctrl-C at the terminal does not reach it behind our back, and
+            // killpg takes down whatever it started too.
+            .process_group(0);
+        if let Some(dir) = &spec.dir {
+            command.current_dir(dir);
+        }
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe and touches no memory of the parent. It asks the
+        // kernel to kill the engine if the referee dies without cleaning up (e.g. SIGKILL).
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let shown = shlex::try_join(spec.command.iter().map(String::as_str))
+            .unwrap_or_else(|_| spec.command.join(" "));
+        let mut child = command.spawn().map_err(|e| {
+            let place = spec
+                .dir
+                .as_ref()
+                .map(|d| format!(" in {}", d.display()))
+                .unwrap_or_default();
+            EngineError::Spawn(format!(
+                "engine '{}': cannot start '{shown}'{place}: {e}",
+                spec.name
+            ))
+        })?;
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stdin = child.stdin.take();
+        let (tx, events) = sync_channel(1024);
+        let reader_log = log.try_clone().ok();
+        thread::Builder::new()
+            .name(format!("{}-stdout", spec.name))
+            .spawn(move || read_lines(stdout, tx, reader_log))
+            .map_err(|e| EngineError::Spawn(format!("cannot start a reader thread: {e}")))?;
+        let mut log = Some(log);
+        if let Some(log) = log.as_mut() {
+            let _ = writeln!(log, "# started pid {}: {shown}", child.id());
+        }
+        Ok(Engine {
+            name: spec.name.clone(),
+            child,
+            stdin,
+            events,
+            log,
+            reaped: false,
+            identity: Identity::default(),
+        })
+    }
+
+    /// The engine's name in the match.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The process id (also its process group id).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends one command line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        if let Some(log) = self.log.as_mut() {
+            let _ = writeln!(log, "> {line}");
+        }
+        let Some(stdin) = self.stdin.as_mut() else {
+            return Err(EngineError::Crash("its input is closed".into()));
+        };
+        let sent = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.write_all(b"\n"))
+            .and_then(|()| stdin.flush());
+        match sent {
+            Ok(()) => Ok(()),
+            Err(_) => Err(EngineError::Crash(format!(
+                "exited before reading '{line}'{}",
+                self.exit_note()
+            ))),
+        }
+    }
+
+    /// Describes how the process ended, if it has (waiting a moment for the kernel to tell).
+    fn exit_note(&mut self) -> String {
+        let until = Instant::now() + Duration::from_millis(200);
+        loop {
+            if self.reaped {
+                return String::new();
+            }
+            if self.has_exited() {
+                // Whatever it started dies with it, then the zombie is reaped for its status.
+                self.kill_group();
+                self.reaped = true;
+                return match self.child.wait() {
+                    Ok(status) => format!(" ({status})"),
+                    Err(_) => String::new(),
+                };
+            }
+            if Instant::now() >= until {
+                return String::new();
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// The next line, or an error at `deadline`, at end of output, or on Ctrl-C.
+    pub fn read_line(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+    ) -> Result<(String, Instant), EngineError> {
+        loop {
+            if signal::interrupted() {
+                return Err(EngineError::Interrupted);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                // A line may have arrived just in time while we were not looking.
+                if let Ok(Event::Line(line, at)) = self.events.try_recv() {
+                    return Ok((line, at));
+                }
+                return Err(EngineError::Timeout(format!("no {waiting_for} in time")));
+            }
+            match self.events.recv_timeout((deadline - now).min(POLL)) {
+                Ok(Event::Line(line, at)) => return Ok((line, at)),
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    let note = self.exit_note();
+                    return Err(EngineError::Crash(format!(
+                        "exited while the referee waited for {waiting_for}{note}"
+                    )));
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    /// Throws away lines the engine sent unasked (late `info` lines), noticing an exit.
+    pub fn drain(&mut self) -> Result<(), EngineError> {
+        while let Ok(event) = self.events.try_recv() {
+            if let Event::Eof = event {
+                let note = self.exit_note();
+                return Err(EngineError::Crash(format!("exited between commands{note}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// `pion` -> `id`/`game`/`option` lines -> `pionok`, all before `deadline`.
+    pub fn handshake(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        self.send("pion")?;
+        let mut identity = Identity::default();
+        loop {
+            let (line, _) = self.read_line(deadline, "pionok after pion")?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("pionok") => break,
+                Some("id") if words.next() == Some("name") => {
+                    identity.name = Some(words.collect::<Vec<_>>().join(" "));
+                }
+                Some("game") => identity.games.extend(words.next().map(str::to_string)),
+                Some("option") if words.next() == Some("name") => {
+                    identity.options.extend(words.next().map(str::to_string));
+                }
+                Some("error") => {
+                    return Err(EngineError::Protocol(format!(
+                        "answered pion with '{}'",
+                        crate::game::shorten(&line)
+                    )));
+                }
+                // Banners and unknown lines are tolerated in the handshake, as fastchess does.
+                _ => {}
+            }
+        }
+        self.identity = identity;
+        Ok(())
+    }
+
+    /// `isready` -> `readyok` before `deadline`. An `error` line on the way is returned as a
+    /// protocol error (it answers a command sent just before, such as `setoption`).
+    pub fn is_ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
+        self.send("isready")?;
+        loop {
+            let (line, _) = self.read_line(deadline, "readyok after isready")?;
+            match line.split_whitespace().next() {
+                Some("readyok") => return Ok(()),
+                Some("error") => {
+                    return Err(EngineError::Protocol(format!(
+                        "said '{}'",
+                        crate::game::shorten(&line)
+                    )));
+                }
+                // Late `info` lines or a stale `bestmove` of an earlier search: not for us.
+                _ => {}
+            }
+        }
+    }
+
+    /// Sends `setoption` and checks, with an `isready` round trip, that it was accepted.
+    pub fn set_option(
+        &mut self,
+        name: &str,
+        value: &str,
+        deadline: Instant,
+    ) -> Result<(), EngineError> {
+        self.send(&format!("setoption name {name} value {value}"))?;
+        self.is_ready(deadline).map_err(|e| match e {
+            EngineError::Protocol(what) => {
+                EngineError::Protocol(format!("rejected setoption {name}={value}: it {what}"))
+            }
+            other => other,
+        })
+    }
+
+    /// Sends `go ...` and waits for `bestmove` until `deadline`, skipping `info` lines.
+    pub fn go(&mut self, command: &str, deadline: Instant) -> Result<BestMove, EngineError> {
+        self.drain()?;
+        self.send(command)?;
+        loop {
+            let (line, at) = self.read_line(deadline, "bestmove")?;
+            let mut words = line.split_whitespace();
+            match words.next() {
+                None | Some("info") => {}
+                Some("bestmove") => {
+                    return match (words.next(), words.next()) {
+                        (Some(mv), None) => Ok(BestMove {
+                            text: mv.to_string(),
+                            at,
+                        }),
+                        _ => Err(EngineError::Protocol(format!(
+                            "sent '{}': bestmove takes exactly one move",
+                            crate::game::shorten(&line)
+                        ))),
+                    };
+                }
+                Some(_) => {
+                    return Err(EngineError::Protocol(format!(
+                        "sent '{}' instead of bestmove",
+                        crate::game::shorten(&line)
+                    )));
+                }
+            }
+        }
+    }
+
+    /// Whether the process has exited, without reaping it (so its pid stays ours).
+    fn has_exited(&self) -> bool {
+        // SAFETY: waitid with WNOWAIT only reads the child's state into `info`.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let rc = libc::waitid(
+                libc::P_PID,
+                self.child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            rc != 0 || info.si_pid() != 0
+        }
+    }
+
+    /// Asks the engine to quit, waits up to `grace` for it, then kills its whole process group.
+    pub fn shutdown(&mut self, grace: Duration) {
+        if self.reaped {
+            return;
+        }
+        let _ = self.send("quit");
+        // Closing stdin is a second way of saying quit, for engines that read until EOF.
+        self.stdin = None;
+        let until = Instant::now() + grace;
+        while !self.has_exited() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(5));
+        }
+        self.kill();
+    }
+
+    /// Sends SIGKILL to the engine's process group. Only called while the engine is not reaped,
+    /// so its pid (= the group id) cannot have been reused by another process.
+    fn kill_group(&self) {
+        // SAFETY: killpg only sends a signal.
+        unsafe {
+            libc::killpg(self.child.id() as libc::pid_t, libc::SIGKILL);
+        }
+    }
+
+    /// Kills the process group (the engine and anything it started) and reaps the engine.
+    pub fn kill(&mut self) {
+        if self.reaped {
+            return;
+        }
+        self.stdin = None;
+        self.kill_group();
+        let _ = self.child.wait();
+        self.reaped = true;
+        if let Some(log) = self.log.as_mut() {
+            let _ = writeln!(log, "# stopped pid {}", self.child.id());
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The log file of an engine in a worker: one file per engine name and worker.
+pub fn log_path(dir: &Path, name: &str, worker: usize) -> PathBuf {
+    dir.join(format!("{name}.{worker}.log"))
+}

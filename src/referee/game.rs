@@ -1,0 +1,392 @@
+//! One game between two seated engines, refereed move by move.
+//!
+//! The referee owns the rules: every move an engine sends is checked against the legal list of
+//! the referee's own [`History`] (repetition included), and the clocks are the referee's, from
+//! wall time around each `go`. Anything else an engine does wrong loses it the game, with the
+//! reason recorded.
+
+use std::time::{Duration, Instant};
+
+use super::config::{MaxPliesRule, TimeControl};
+use super::engine::EngineError;
+use super::openings::Opening;
+use super::record::Reason;
+use super::seat::Seat;
+use crate::game::{Game, History, Player};
+
+/// The rules of one game, besides the engines.
+#[derive(Clone, Debug)]
+pub struct GameSettings {
+    /// The opening, played by the referee before the engines move.
+    pub opening: Opening,
+    /// The seed given to engines that have a `Seed` option.
+    pub seed: u64,
+    /// The time control of player 1 and player 2.
+    pub tc: [TimeControl; 2],
+    /// Grace beyond a time limit.
+    pub time_margin: Duration,
+    /// Deadline of a `go` that has no time limit.
+    pub hang_timeout: Duration,
+    /// Deadline of `readyok`.
+    pub isready_timeout: Duration,
+    /// Engine plies after which the game is adjudicated.
+    pub max_plies: Option<u32>,
+    /// How adjudicated games are scored.
+    pub max_plies_rule: MaxPliesRule,
+}
+
+/// How a game ended, by player (0 = player 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameOutcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<usize>,
+    /// Why it ended.
+    pub reason: Reason,
+    /// What happened, for forfeits and adjudications.
+    pub detail: Option<String>,
+    /// The player that forfeited.
+    pub loser: Option<usize>,
+    /// Final points of each player.
+    pub score: [u32; 2],
+    /// The engines' moves.
+    pub moves: Vec<String>,
+    /// Milliseconds per engine move.
+    pub times_ms: Vec<u64>,
+}
+
+/// The game was abandoned because the referee was interrupted.
+#[derive(Debug)]
+pub struct Interrupted;
+
+/// A clock kept by the referee.
+#[derive(Clone, Copy, Debug)]
+struct Clock {
+    tc: TimeControl,
+    /// Milliseconds left (for clock time controls), may go negative within the margin.
+    left_ms: i64,
+    moves: u32,
+}
+
+impl Clock {
+    fn new(tc: TimeControl) -> Clock {
+        let left_ms = match tc {
+            TimeControl::Clock { base_ms, .. } => base_ms as i64,
+            _ => 0,
+        };
+        Clock {
+            tc,
+            left_ms,
+            moves: 0,
+        }
+    }
+
+    /// The time limit for this move, if any.
+    fn limit_ms(&self) -> Option<i64> {
+        match self.tc {
+            TimeControl::MoveTime(ms) => Some(ms as i64),
+            TimeControl::Clock { .. } => Some(self.left_ms),
+            TimeControl::Depth(_) | TimeControl::Nodes(_) => None,
+        }
+    }
+
+    /// Charges a move's time; then the increment and the period's refill.
+    fn charge(&mut self, elapsed_ms: i64) {
+        if let TimeControl::Clock {
+            base_ms,
+            inc_ms,
+            moves_to_go,
+        } = self.tc
+        {
+            self.left_ms -= elapsed_ms;
+            self.left_ms += inc_ms as i64;
+            self.moves += 1;
+            if moves_to_go.is_some_and(|m| self.moves.is_multiple_of(m)) {
+                self.left_ms += base_ms as i64;
+            }
+        }
+    }
+}
+
+/// The `go` command for `side`, given both clocks.
+fn go_command(clocks: &[Clock; 2], side: usize) -> String {
+    match clocks[side].tc {
+        TimeControl::MoveTime(ms) => format!("go movetime {ms}"),
+        TimeControl::Depth(d) => format!("go depth {d}"),
+        TimeControl::Nodes(n) => format!("go nodes {n}"),
+        TimeControl::Clock {
+            inc_ms,
+            moves_to_go,
+            ..
+        } => {
+            // An opponent without a clock is shown our own numbers: the engine has to be told
+            // something, and it is what it would see in a symmetric match.
+            let view = |c: &Clock| match c.tc {
+                TimeControl::Clock { inc_ms, .. } => (c.left_ms.max(0), inc_ms),
+                _ => (clocks[side].left_ms.max(0), inc_ms),
+            };
+            let (t1, i1) = view(&clocks[0]);
+            let (t2, i2) = view(&clocks[1]);
+            let mut command = format!("go p1time {t1} p2time {t2} p1inc {i1} p2inc {i2}");
+            if let Some(m) = moves_to_go {
+                let done = clocks[side].moves % m;
+                command.push_str(&format!(" movestogo {}", m - done));
+            }
+            command
+        }
+    }
+}
+
+fn reason_of(error: &EngineError) -> Reason {
+    match error {
+        EngineError::Timeout(_) => Reason::Timeout,
+        EngineError::Protocol(_) => Reason::ProtocolError,
+        EngineError::Spawn(_) | EngineError::Crash(_) | EngineError::Interrupted => Reason::Crash,
+    }
+}
+
+/// Plays one game: `seats[0]` is player 1. Engines that misbehave are killed (their seat
+/// restarts them for the next game); an engine that only played an illegal move is kept.
+pub fn play<G: Game>(
+    seats: [&mut Seat; 2],
+    settings: &GameSettings,
+    variant: G::Variant,
+) -> Result<GameOutcome, Interrupted> {
+    let mut seats = seats;
+    let mut history: History<G> = settings
+        .opening
+        .history(variant)
+        .expect("openings are checked when they are made");
+    let mut moves: Vec<String> = Vec::new();
+    let mut times_ms = Vec::new();
+
+    let forfeit = |seats: &mut [&mut Seat; 2],
+                   history: &History<G>,
+                   moves: Vec<String>,
+                   times_ms: Vec<u64>,
+                   loser: usize,
+                   reason: Reason,
+                   detail: String,
+                   kill: bool| {
+        if kill {
+            seats[loser].discard();
+        }
+        GameOutcome {
+            winner: Some(1 - loser),
+            reason,
+            detail: Some(detail),
+            loser: Some(loser),
+            score: history.position().points(),
+            moves,
+            times_ms,
+        }
+    };
+
+    // Start (or reuse) both engines and set them up for a new game.
+    for p in 0..2 {
+        if let Err(error) = prepare(seats[p], settings, G::NAME) {
+            if error == EngineError::Interrupted {
+                return Err(Interrupted);
+            }
+            let detail = format!("{} {error}", seats[p].spec.name);
+            return Ok(forfeit(
+                &mut seats,
+                &history,
+                moves,
+                times_ms,
+                p,
+                reason_of(&error),
+                detail,
+                true,
+            ));
+        }
+    }
+
+    let mut clocks = [Clock::new(settings.tc[0]), Clock::new(settings.tc[1])];
+    let margin_ms = settings.time_margin.as_millis() as i64;
+    loop {
+        if let Some(outcome) = history.outcome() {
+            return Ok(GameOutcome {
+                winner: outcome.winner().map(Player::index),
+                reason: Reason::Normal,
+                detail: None,
+                loser: None,
+                score: outcome.score,
+                moves,
+                times_ms,
+            });
+        }
+        if settings
+            .max_plies
+            .is_some_and(|max| moves.len() as u32 >= max)
+        {
+            let score = history.position().points();
+            let winner = match settings.max_plies_rule {
+                MaxPliesRule::Draw => None,
+                MaxPliesRule::Score => match score[0].cmp(&score[1]) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                },
+            };
+            return Ok(GameOutcome {
+                winner,
+                reason: Reason::Adjudication,
+                detail: Some(format!("{} plies reached", moves.len())),
+                loser: None,
+                score,
+                moves,
+                times_ms,
+            });
+        }
+
+        let side = history.position().side_to_move().index();
+        let name = seats[side].spec.name.clone();
+        let go = go_command(&clocks, side);
+        let limit_ms = clocks[side].limit_ms();
+        let position = settings.opening.position_command(&moves);
+        let engine = seats[side].engine().expect("prepared above");
+        let sent_position = engine.send(&position);
+        let sent = Instant::now();
+        let deadline = sent
+            + match limit_ms {
+                Some(ms) => Duration::from_millis((ms + margin_ms).max(0) as u64),
+                None => settings.hang_timeout,
+            };
+        let reply = sent_position.and_then(|()| engine.go(&go, deadline));
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(EngineError::Interrupted) => return Err(Interrupted),
+            Err(error) => {
+                let detail = match (&error, limit_ms) {
+                    (EngineError::Timeout(_), Some(ms)) => {
+                        format!("{name} sent no bestmove within {ms} ms + {margin_ms} ms margin")
+                    }
+                    (EngineError::Timeout(_), None) => format!(
+                        "{name} sent no bestmove within {} ms (stuck)",
+                        settings.hang_timeout.as_millis()
+                    ),
+                    _ => format!("{name} {error}"),
+                };
+                return Ok(forfeit(
+                    &mut seats,
+                    &history,
+                    moves,
+                    times_ms,
+                    side,
+                    reason_of(&error),
+                    detail,
+                    true,
+                ));
+            }
+        };
+        let elapsed_ms = reply.at.saturating_duration_since(sent).as_millis() as i64;
+        if let Some(ms) = limit_ms
+            && elapsed_ms > ms + margin_ms
+        {
+            let detail =
+                format!("{name} took {elapsed_ms} ms, limit {ms} ms + {margin_ms} ms margin");
+            return Ok(forfeit(
+                &mut seats,
+                &history,
+                moves,
+                times_ms,
+                side,
+                Reason::Timeout,
+                detail,
+                true,
+            ));
+        }
+        clocks[side].charge(elapsed_ms);
+        times_ms.push(elapsed_ms.max(0) as u64);
+
+        let mut legal = G::Moves::default();
+        history.legal_moves(&mut legal);
+        let checked = G::parse_move(&reply.text)
+            .map_err(|e| e.to_string())
+            .and_then(|mv| {
+                if legal.as_ref().contains(&mv) {
+                    Ok(mv)
+                } else {
+                    Err(format!("illegal move {} in this position", reply.text))
+                }
+            });
+        match checked {
+            Ok(mv) => {
+                moves.push(G::format_move(mv));
+                history.play(mv);
+            }
+            Err(why) => {
+                let detail = format!(
+                    "{name} played '{}' at {}: {why}",
+                    crate::game::shorten(&reply.text),
+                    history.position().format_position()
+                );
+                return Ok(forfeit(
+                    &mut seats,
+                    &history,
+                    moves,
+                    times_ms,
+                    side,
+                    Reason::IllegalMove,
+                    detail,
+                    false,
+                ));
+            }
+        }
+    }
+}
+
+/// Starts the seat's engine if needed, gives it the game's seed, `newgame`, `isready`.
+fn prepare(seat: &mut Seat, settings: &GameSettings, game: &str) -> Result<(), EngineError> {
+    let wants_seed = {
+        seat.start()?;
+        seat.wants_seed()
+    };
+    let engine = seat.engine().expect("started");
+    let ready = Instant::now() + settings.isready_timeout;
+    if wants_seed {
+        // Engine seeds are kept below 2^31 so that any spin option range accepts them.
+        engine.set_option("Seed", &(settings.seed & 0x7FFF_FFFF).to_string(), ready)?;
+    }
+    engine.send(&format!("newgame {game}"))?;
+    engine.is_ready(Instant::now() + settings.isready_timeout)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clock_with_moves_to_go_refills_each_period() {
+        let tc = TimeControl::Clock {
+            base_ms: 1000,
+            inc_ms: 10,
+            moves_to_go: Some(2),
+        };
+        let mut clocks = [Clock::new(tc), Clock::new(tc)];
+        assert_eq!(
+            go_command(&clocks, 0),
+            "go p1time 1000 p2time 1000 p1inc 10 p2inc 10 movestogo 2"
+        );
+        clocks[0].charge(300);
+        assert_eq!(clocks[0].left_ms, 710);
+        assert_eq!(
+            go_command(&clocks, 0),
+            "go p1time 710 p2time 1000 p1inc 10 p2inc 10 movestogo 1"
+        );
+        clocks[0].charge(200);
+        assert_eq!(clocks[0].left_ms, 710 - 200 + 10 + 1000);
+        assert_eq!(clocks[0].limit_ms(), Some(1520));
+    }
+
+    #[test]
+    fn fixed_limits_have_their_own_go() {
+        let clocks = [
+            Clock::new(TimeControl::MoveTime(50)),
+            Clock::new(TimeControl::Depth(3)),
+        ];
+        assert_eq!(go_command(&clocks, 0), "go movetime 50");
+        assert_eq!(go_command(&clocks, 1), "go depth 3");
+        assert_eq!(clocks[1].limit_ms(), None);
+    }
+}

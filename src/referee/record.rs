@@ -1,0 +1,185 @@
+//! Game records: one JSON object per line, appended and written through at once, so that an
+//! interrupted match loses at most the games that were still being played.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// By the rules of the game.
+    Normal,
+    /// A move that is not legal, or not a move at all.
+    IllegalMove,
+    /// Out of time, or no answer to `pion`/`isready`/`go` before its deadline.
+    Timeout,
+    /// The engine exited or closed its output.
+    Crash,
+    /// A reply the protocol does not allow.
+    ProtocolError,
+    /// Cut off by `--maxplies`.
+    Adjudication,
+}
+
+impl Reason {
+    /// The word used in records and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Normal => "normal",
+            Reason::IllegalMove => "illegal-move",
+            Reason::Timeout => "timeout",
+            Reason::Crash => "crash",
+            Reason::ProtocolError => "protocol-error",
+            Reason::Adjudication => "adjudication",
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Index of the game in the whole match (0-based): pair `p` holds games `2p` and `2p+1`.
+    pub game: u64,
+    /// Index of the pair of games sharing an opening.
+    pub pair: u64,
+    /// The match's two engines in `--engine` order; Elo is reported for the first.
+    pub engines: [String; 2],
+    /// The engine playing player 1.
+    pub first: String,
+    /// The engine playing player 2.
+    pub second: String,
+    /// The game's rules: `avalam` or `awale`.
+    pub rules: String,
+    /// The rule variant.
+    pub variant: String,
+    /// `startpos` or the position string the opening starts from.
+    pub start: String,
+    /// The opening moves, played by the referee.
+    pub opening: Vec<String>,
+    /// The moves the engines played, in order.
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1` or `1/2-1/2`, player 1 first.
+    pub result: String,
+    /// Why the game ended.
+    pub reason: Reason,
+    /// What exactly happened, for forfeits and adjudications.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// The engine that forfeited, if one did.
+    pub loser: Option<String>,
+    /// Final points of player 1 and player 2 (towers in Avalam, seeds in Awale).
+    pub score: [u32; 2],
+    /// Wall time of each engine move in milliseconds, as the referee measured it.
+    pub times_ms: Vec<u64>,
+    /// The seed the engines were given for this game (when they have a `Seed` option).
+    pub seed: u64,
+}
+
+impl GameRecord {
+    /// Points of the match's engine `k` (0 or 1) in this game: 1, 1/2 or 0, as a count of halves.
+    pub fn half_points_of(&self, k: usize) -> u32 {
+        let me = &self.engines[k];
+        match self.result.as_str() {
+            "1/2-1/2" => 1,
+            "1-0" if &self.first == me => 2,
+            "0-1" if &self.second == me => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// The result string for a winner index (0 = player 1, 1 = player 2) or a draw.
+pub fn result_string(winner: Option<usize>) -> &'static str {
+    match winner {
+        Some(0) => "1-0",
+        Some(_) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
+/// An append-only records file.
+pub struct RecordWriter {
+    file: File,
+}
+
+impl RecordWriter {
+    /// Opens `path` for appending, creating it.
+    pub fn open(path: &Path) -> Result<RecordWriter> {
+        let file = File::options()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open {} for writing", path.display()))?;
+        Ok(RecordWriter { file })
+    }
+
+    /// Appends one record as one line with a single write, so lines never interleave.
+    pub fn append(&mut self, record: &GameRecord) -> Result<()> {
+        let mut line = serde_json::to_string(record)?;
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .context("cannot write a game record")?;
+        Ok(())
+    }
+}
+
+/// Reads a records file. A last line without its newline (a run killed in the middle of a
+/// write) is dropped; the length of the valid part is returned so that a resume can cut it off.
+pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, u64)> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("cannot read records file {}", path.display()))?;
+    let mut records = Vec::new();
+    let mut valid = 0u64;
+    for (number, chunk) in text.split_inclusive('\n').enumerate() {
+        if !chunk.ends_with('\n') {
+            eprintln!(
+                "warning: {}:{}: ignoring an unfinished last line",
+                path.display(),
+                number + 1
+            );
+            break;
+        }
+        valid += chunk.len() as u64;
+        let line = chunk.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let record: GameRecord = serde_json::from_str(line)
+            .with_context(|| format!("{}:{}: not a game record", path.display(), number + 1))?;
+        records.push(record);
+    }
+    Ok((records, valid))
+}
+
+/// Checks that records come from one match: the same engines and no game twice.
+pub fn check_consistent(records: &[GameRecord]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for record in records {
+        if record.engines != records[0].engines {
+            bail!(
+                "the records mix matches: engines {:?} and {:?}",
+                records[0].engines,
+                record.engines
+            );
+        }
+        if !seen.insert(record.game) {
+            bail!("game {} is recorded twice", record.game);
+        }
+        if record.pair != record.game / 2 {
+            bail!(
+                "game {} claims pair {} (expected {})",
+                record.game,
+                record.pair,
+                record.game / 2
+            );
+        }
+    }
+    Ok(())
+}

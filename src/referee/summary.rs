@@ -1,0 +1,379 @@
+//! The report of a match, computed from its game records alone.
+//!
+//! Because the report is a function of the set of records (not of the order they finished in,
+//! nor of which machine played them), a resumed match, a merge of shards and an unsharded run
+//! report the same numbers. The statistics are reached through [`Counts`] and the few functions
+//! at the bottom of this file: that is the one place to rewire to `stats.rs`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::config::SprtSpec;
+use super::record::{GameRecord, Reason};
+use super::stats::{self, Pentanomial};
+
+/// Wins, draws and losses of one engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games lost.
+    pub losses: u64,
+}
+
+/// The result counts the statistics are computed from, from the first engine's side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Games won, drawn, lost by the first engine.
+    pub wdl: Wdl,
+    /// Complete pairs by the first engine's points in the pair: `[LL, LD, DD+WL, WD, WW]`.
+    pub pentanomial: [u64; 5],
+    /// Games whose pair partner is not (yet) recorded.
+    pub unpaired: u64,
+}
+
+/// The state of a sequential test.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+    /// The log-likelihood ratio so far.
+    pub llr: f64,
+    /// Accept H0 at or below this.
+    pub lower: f64,
+    /// Accept H1 at or above this.
+    pub upper: f64,
+    /// `H0`, `H1`, or `continue`.
+    pub decision: String,
+}
+
+/// The `--json` summary object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Games recorded.
+    pub games: u64,
+    /// The engine whose Elo is reported, and its opponent.
+    pub elo_for: String,
+    /// The opponent.
+    pub elo_against: String,
+    /// Wins, draws, losses per engine name.
+    pub engines: BTreeMap<String, Wdl>,
+    /// The first engine's score, 0..1.
+    pub score: Option<f64>,
+    /// Elo difference first - second (null when not finite).
+    pub elo: Option<f64>,
+    /// Half-width of its 95% interval (null when not finite).
+    pub elo_error: Option<f64>,
+    /// Likelihood that the first engine is the stronger.
+    pub los: Option<f64>,
+    /// Drawn games / games.
+    pub draw_ratio: Option<f64>,
+    /// Complete pairs `[LL, LD, DD+WL, WD, WW]` from the first engine's side.
+    pub pentanomial: [u64; 5],
+    /// Games without their pair partner (then the estimate is game by game).
+    pub unpaired_games: u64,
+    /// Forfeits by reason.
+    pub forfeits: BTreeMap<String, u64>,
+    /// Forfeits by engine name, then reason.
+    pub forfeits_by_engine: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Games cut off by `--maxplies`.
+    pub adjudications: u64,
+    /// The sequential test, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
+}
+
+/// Counts the results of `records` from the side of `engines[0]`.
+pub fn counts(engines: &[String; 2], records: &[GameRecord]) -> Counts {
+    let mut c = Counts::default();
+    let mut pairs: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    for record in records {
+        let halves = record.half_points_of(0);
+        match halves {
+            2 => c.wdl.wins += 1,
+            1 => c.wdl.draws += 1,
+            _ => c.wdl.losses += 1,
+        }
+        pairs.entry(record.pair).or_default().push(halves);
+        debug_assert_eq!(&record.engines, engines);
+    }
+    for halves in pairs.values() {
+        if halves.len() == 2 {
+            c.pentanomial[(halves[0] + halves[1]) as usize] += 1;
+        } else {
+            c.unpaired += halves.len() as u64;
+        }
+    }
+    c
+}
+
+fn finite(x: f64) -> Option<f64> {
+    x.is_finite().then_some(x)
+}
+
+/// The SPRT state on these counts.
+pub fn sprt(spec: &SprtSpec, counts: &Counts) -> Sprt {
+    let test = stats::Sprt::new(spec.elo0, spec.elo1, spec.alpha, spec.beta)
+        .expect("SprtSpec::parse accepts only valid parameters");
+    let llr = test.llr(&Pentanomial::new(counts.pentanomial));
+    let (lower, upper) = (test.lower(), test.upper());
+    let decision = test.decision(llr).as_str();
+    Sprt {
+        elo0: spec.elo0,
+        elo1: spec.elo1,
+        alpha: spec.alpha,
+        beta: spec.beta,
+        llr,
+        lower,
+        upper,
+        decision: decision.to_string(),
+    }
+}
+
+/// The report of the games in `records`, between `engines` (Elo for the first).
+pub fn summarize(
+    engines: &[String; 2],
+    records: &[GameRecord],
+    sprt_spec: Option<&SprtSpec>,
+) -> Summary {
+    let c = counts(engines, records);
+    let games = records.len() as u64;
+    let paired = c.pentanomial.iter().sum::<u64>() > 0;
+    let estimate = if paired {
+        Pentanomial::new(c.pentanomial).elo()
+    } else {
+        stats::Wdl::new(c.wdl.wins, c.wdl.draws, c.wdl.losses).elo()
+    };
+    let mut forfeits = BTreeMap::new();
+    let mut by_engine: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
+    let mut adjudications = 0;
+    for record in records {
+        match record.reason {
+            Reason::Normal => {}
+            Reason::Adjudication => adjudications += 1,
+            reason => {
+                *forfeits.entry(reason.as_str().to_string()).or_insert(0) += 1;
+                if let Some(loser) = &record.loser {
+                    *by_engine
+                        .entry(loser.clone())
+                        .or_default()
+                        .entry(reason.as_str().to_string())
+                        .or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    let wdl = c.wdl;
+    let mut engines_map = BTreeMap::new();
+    engines_map.insert(engines[0].clone(), wdl);
+    engines_map.insert(
+        engines[1].clone(),
+        Wdl {
+            wins: wdl.losses,
+            draws: wdl.draws,
+            losses: wdl.wins,
+        },
+    );
+    let ratio = |x: f64| (games > 0).then(|| x / games as f64);
+    Summary {
+        games,
+        elo_for: engines[0].clone(),
+        elo_against: engines[1].clone(),
+        engines: engines_map,
+        score: ratio(wdl.wins as f64 + wdl.draws as f64 / 2.0),
+        elo: (games > 0).then_some(estimate.elo).and_then(finite),
+        elo_error: (games > 0).then_some(estimate.error).and_then(finite),
+        los: (games > 0).then_some(estimate.los).and_then(finite),
+        draw_ratio: ratio(wdl.draws as f64),
+        pentanomial: c.pentanomial,
+        unpaired_games: c.unpaired,
+        forfeits,
+        forfeits_by_engine: by_engine,
+        adjudications,
+        sprt: sprt_spec.map(|spec| sprt(spec, &c)),
+    }
+}
+
+fn show(x: Option<f64>, scale: f64, digits: usize) -> String {
+    x.map_or_else(
+        || "n/a".to_string(),
+        |v| format!("{:.*}", digits, v * scale),
+    )
+}
+
+impl Summary {
+    /// The human table printed at the end of a match.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let (a, b) = (&self.elo_for, &self.elo_against);
+        let _ = writeln!(out, "Games: {}", self.games);
+        let width = a.len().max(b.len()).max(6);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6}  {:>6}  {:>6}  {:>7}",
+            "Engine", "Wins", "Draws", "Losses", "Score"
+        );
+        for name in [a, b] {
+            let w = self.engines[name];
+            let played = w.wins + w.draws + w.losses;
+            let score =
+                (played > 0).then(|| (w.wins as f64 + w.draws as f64 / 2.0) / played as f64);
+            let _ = writeln!(
+                out,
+                "{name:<width$}  {:>6}  {:>6}  {:>6}  {:>6}%",
+                w.wins,
+                w.draws,
+                w.losses,
+                show(score, 100.0, 1)
+            );
+        }
+        let elo = match (self.elo, self.elo_error) {
+            (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1} (95%)"),
+            (Some(e), None) => format!("{e:+.1}"),
+            _ => "n/a (one side scored everything or nothing)".to_string(),
+        };
+        let _ = writeln!(out, "Elo {a} - {b}: {elo}");
+        let _ = writeln!(
+            out,
+            "LOS: {}%   Draw ratio: {}%",
+            show(self.los, 100.0, 1),
+            show(self.draw_ratio, 100.0, 1)
+        );
+        let _ = write!(
+            out,
+            "Pentanomial [LL, LD, DD+WL, WD, WW]: {:?}",
+            self.pentanomial
+        );
+        if self.unpaired_games > 0 {
+            let _ = write!(out, " (+{} unpaired games)", self.unpaired_games);
+        }
+        out.push('\n');
+        if self.forfeits.is_empty() {
+            out.push_str("Forfeits: none\n");
+        } else {
+            let list: Vec<String> = self
+                .forfeits
+                .iter()
+                .map(|(r, n)| format!("{r} {n}"))
+                .collect();
+            let who: Vec<String> = self
+                .forfeits_by_engine
+                .iter()
+                .map(|(name, reasons)| {
+                    let n: u64 = reasons.values().sum();
+                    format!("{name} {n}")
+                })
+                .collect();
+            let _ = writeln!(out, "Forfeits: {} (by {})", list.join(", "), who.join(", "));
+        }
+        if self.adjudications > 0 {
+            let _ = writeln!(out, "Adjudicated: {}", self.adjudications);
+        }
+        if let Some(s) = &self.sprt {
+            let _ = writeln!(out, "{}", sprt_line(s));
+        }
+        out
+    }
+}
+
+/// One line describing the state of a test.
+pub fn sprt_line(s: &Sprt) -> String {
+    let verdict = match s.decision.as_str() {
+        "H1" => "H1 accepted",
+        "H0" => "H0 accepted",
+        _ => "continue",
+    };
+    format!(
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {verdict}",
+        s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(game: u64, result: &str, reason: Reason, loser: Option<&str>) -> GameRecord {
+        let (first, second) = if game.is_multiple_of(2) {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        GameRecord {
+            game,
+            pair: game / 2,
+            engines: ["a".into(), "b".into()],
+            first: first.into(),
+            second: second.into(),
+            rules: "awale".into(),
+            variant: "standard".into(),
+            start: "startpos".into(),
+            opening: vec![],
+            moves: vec![],
+            result: result.into(),
+            reason,
+            detail: None,
+            loser: loser.map(str::to_string),
+            score: [0, 0],
+            times_ms: vec![],
+            seed: 0,
+        }
+    }
+
+    #[test]
+    fn pairs_are_counted_from_the_first_engines_side() {
+        let n = Reason::Normal;
+        let records = [
+            // Pair 0: a wins as player 1, a wins as player 2 (0-1 with b first): WW.
+            record(0, "1-0", n, None),
+            record(1, "0-1", n, None),
+            // Pair 1: a wins, then draws: WD.
+            record(2, "1-0", n, None),
+            record(3, "1/2-1/2", n, None),
+            // Pair 2: a loses on time, then wins: WL, counted with DD.
+            record(4, "0-1", Reason::Timeout, Some("a")),
+            record(5, "0-1", n, None),
+            // Pair 3, half played: a loses.
+            record(6, "0-1", n, None),
+        ];
+        let names = ["a".to_string(), "b".to_string()];
+        let c = counts(&names, &records);
+        assert_eq!(c.pentanomial, [0, 0, 1, 1, 1]);
+        assert_eq!(c.unpaired, 1);
+        assert_eq!(
+            c.wdl,
+            Wdl {
+                wins: 4,
+                draws: 1,
+                losses: 2
+            }
+        );
+        let s = summarize(&names, &records, None);
+        assert_eq!(
+            s.engines["b"],
+            Wdl {
+                wins: 2,
+                draws: 1,
+                losses: 4
+            }
+        );
+        assert_eq!(s.forfeits["timeout"], 1);
+        assert_eq!(s.forfeits_by_engine["a"]["timeout"], 1);
+        assert_eq!(s.draw_ratio, Some(1.0 / 7.0));
+        assert!(s.elo.unwrap() > 0.0);
+        // The report does not depend on the order the games finished in.
+        let mut shuffled = records.to_vec();
+        shuffled.reverse();
+        assert_eq!(summarize(&names, &shuffled, None), s);
+    }
+}
