@@ -71,6 +71,37 @@ fn classify(pos: &Avalam) -> Classes {
     Classes { active, vulnerable }
 }
 
+/// Towers with at least one stacking partner, and towers with at least two.
+#[inline]
+pub fn partner_degrees(pos: &Avalam) -> (u128, u128) {
+    let mut at_most = [0u128; MAX_HEIGHT];
+    for h in 1..MAX_HEIGHT {
+        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
+    }
+    let (mut ones, mut twos) = (0u128, 0u128);
+    for h in 1..MAX_HEIGHT {
+        let towers = pos.towers_of_height(h);
+        let partners = at_most[MAX_HEIGHT - h];
+        for d in DIRECTIONS {
+            // Towers whose neighbour in direction d is a partner.
+            let has = towers & shift(partners, -d);
+            twos |= ones & has;
+            ones |= has;
+        }
+    }
+    (ones, twos)
+}
+
+/// The partner of a tower known to have exactly one.
+#[inline]
+fn only_partner(pos: &Avalam, sq: u32, ones: u128) -> u32 {
+    let (h, _) = pos.tower(sq);
+    let candidates = Avalam::neighbours(sq) & ones;
+    bits(candidates)
+        .find(|&n| pos.tower(n).0 + h <= MAX_HEIGHT)
+        .expect("an active tower has a partner")
+}
+
 /// The feature vector for the side to move (each feature is "mine minus theirs" or one-sided).
 pub fn features(pos: &Avalam) -> [i32; FEATURES] {
     let me = pos.side_to_move();
@@ -122,6 +153,61 @@ impl Evaluate for Avalam {
             score += 2;
         }
         score
+    }
+
+    /// Stacking edges only ever disappear (towers grow, cells empty), so when every live tower
+    /// has exactly one partner the game is a set of isolated pairs. A pair of one colour gives
+    /// the other player a point whoever plays it; a mixed pair gives a point to whoever plays
+    /// it, and both players take mixed pairs first, so the side to move gains `mixed % 2`.
+    fn exact_value(&self) -> Option<(i32, u32)> {
+        let (ones, twos) = partner_degrees(self);
+        if twos != 0 || ones == 0 {
+            return None;
+        }
+        let me = self.side_to_move();
+        let mine = self.towers_of(me);
+        let now = mine.count_ones() as i32 - self.towers_of(me.other()).count_ones() as i32;
+        let (mut mixed, mut own_in_own) = (0, 0);
+        for sq in bits(ones & mine) {
+            if mine & (1u128 << only_partner(self, sq, ones)) == 0 {
+                mixed += 1;
+            } else {
+                own_in_own += 1;
+            }
+        }
+        let own_pairs = own_in_own / 2;
+        let their_pairs = ((ones & !mine).count_ones() as i32 - mixed) / 2;
+        let margin = now + their_pairs - own_pairs + mixed % 2;
+        let pairs = ones.count_ones() / 2;
+        Some((margin, pairs))
+    }
+
+    /// In an isolated pair both moves leave one isolated tower: only its colour matters.
+    fn prune_equivalent(&self, moves: &mut <Avalam as Game>::Moves) {
+        let (ones, twos) = partner_degrees(self);
+        let single = ones & !twos;
+        if single == 0 {
+            return;
+        }
+        let me = self.side_to_move();
+        let mut kept = <Avalam as Game>::Moves::default();
+        for &mv in moves.iter() {
+            let (from, to) = (1u128 << mv.from, 1u128 << mv.to);
+            if single & from != 0 && single & to != 0 {
+                let top_from = self.tower(mv.from as u32).1;
+                let top_to = self.tower(mv.to as u32).1;
+                let dominated = if top_from == top_to {
+                    mv.from > mv.to
+                } else {
+                    top_from != me
+                };
+                if dominated {
+                    continue;
+                }
+            }
+            kept.push(mv);
+        }
+        *moves = kept;
     }
 
     #[inline]
@@ -274,5 +360,72 @@ mod tests {
         };
         assert_eq!(pos.greedy_value(cover), 2);
         assert_eq!(pos.greedy_value(covered), 0);
+    }
+}
+
+#[cfg(test)]
+mod exact_tests {
+    use super::*;
+    use crate::avalam::{Variant, cell};
+    use rand::{RngExt, SeedableRng};
+
+    fn solve(pos: &Avalam) -> i32 {
+        let mut moves = <Avalam as Game>::Moves::default();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            let p = pos.points();
+            let me = pos.side_to_move();
+            return p[me.index()] as i32 - p[me.other().index()] as i32;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut c = *pos;
+                c.play(mv);
+                -solve(&c)
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn exact_values_and_pruning_agree_with_full_minimax() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut exact_seen = 0;
+        for _ in 0..400 {
+            let mut pos = Avalam::empty(Variant::Standard);
+            for _ in 0..rng.random_range(2..9) {
+                let (col, row) = (rng.random_range(0..4), rng.random_range(0..4));
+                let top = if rng.random_bool(0.5) {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                pos.set_tower(cell(col * 2 + row % 2, row), rng.random_range(1..5), top);
+            }
+            let truth = solve(&pos);
+            if let Some((margin, plies)) = pos.exact_value() {
+                exact_seen += 1;
+                assert_eq!(margin, truth, "{}", pos.format_position());
+                assert!(plies >= 1);
+            }
+            // Pruning keeps the best value.
+            let mut moves = <Avalam as Game>::Moves::default();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                continue;
+            }
+            pos.prune_equivalent(&mut moves);
+            let best = moves
+                .iter()
+                .map(|&mv| {
+                    let mut c = pos;
+                    c.play(mv);
+                    -solve(&c)
+                })
+                .max();
+            assert_eq!(best, Some(truth), "{}", pos.format_position());
+        }
+        assert!(exact_seen > 20, "{exact_seen}");
     }
 }

@@ -116,6 +116,9 @@ impl<G: Evaluate> Search<'_, G> {
             self.path_dependent += 1;
             return value::terminal(Self::margin(pos), ply);
         }
+        if let Some((margin, plies)) = pos.exact_value() {
+            return value::terminal(margin, ply + plies as usize);
+        }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             if pos.outcome().is_some() {
                 return value::terminal(Self::margin(pos), ply);
@@ -128,6 +131,7 @@ impl<G: Evaluate> Search<'_, G> {
         if moves.as_ref().is_empty() {
             return value::terminal(Self::margin(pos), ply);
         }
+        pos.prune_equivalent(&mut moves);
 
         let key = pos.hash();
         let mut tt_move = 0;

@@ -166,6 +166,15 @@ pub trait Evaluate: Game {
     fn encode_move(mv: Self::Move) -> u16;
     /// The inverse of [`Evaluate::encode_move`].
     fn decode_move(code: u16) -> Self::Move;
+    /// The exact final margin for the side to move and the plies left, when the game's
+    /// structure settles it without search (a proven leaf).
+    fn exact_value(&self) -> Option<(i32, u32)> {
+        None
+    }
+    /// Removes moves that are provably no better than another move kept in the list.
+    fn prune_equivalent(&self, moves: &mut Self::Moves) {
+        let _ = moves;
+    }
 }
 
 /// Everything a game needs to be searched at every level.
