@@ -318,3 +318,10 @@ fn basic_and_divine_take_the_tower() {
         assert_eq!(Avalam::format_move(mv.unwrap()), "c1b1", "{level:?}");
     }
 }
+
+#[test]
+fn searchers_can_move_to_a_search_thread() {
+    fn send<T: Send>() {}
+    send::<Searcher<Avalam>>();
+    send::<Searcher<Awale>>();
+}

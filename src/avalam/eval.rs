@@ -2,8 +2,8 @@
 //!
 //! A tower that can never again be moved or covered (five high, or no neighbour it can be
 //! stacked with) is a point for good; other towers are worth less the easier they are to cover.
-//! Weights were fitted by least squares on positions from self-play labelled with the final
-//! margin (`examples/tune.rs`); see [`WEIGHTS`].
+//! The weights are hand-set (not yet tuned): [`features`] exposes the feature vector so a
+//! least-squares fit on self-play positions can replace them.
 
 use super::{Avalam, BOARD, DIRECTIONS, MAX_HEIGHT, Move, bits};
 use crate::game::{Game, Player};
@@ -26,7 +26,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "parity",
 ];
 
-/// Weights in centi-points per unit of each feature (hand-set, then fitted: see the module doc).
+/// Weights in centi-points per unit of each feature, hand-set: a fixed tower is a sure point.
 pub const WEIGHTS: [i32; FEATURES] = [100, 60, 65, 70, 80, 50, -60, 40, 0];
 
 #[inline(always)]

@@ -18,7 +18,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "best_capture",
 ];
 
-/// Weights in centi-points per unit of each feature (hand-set, then fitted: see `examples/tune.rs`).
+/// Weights in centi-points per unit of each feature, hand-set (not yet tuned).
 pub const WEIGHTS: [i32; FEATURES] = [100, 15, -20, 10, 60];
 
 /// Seeds a move would capture.
