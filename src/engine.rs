@@ -16,7 +16,7 @@ use crate::protocol::{
     Command, GameKind, GoParams, Line, LineReader, MAX_LINE, OptionKind, OptionSpec, Query, Reply,
     Start, Status, parse_command,
 };
-use crate::search::{self, Algorithm, Clock, Level, Limits, Searcher, Settings};
+use crate::search::{self, Algorithm, Clock, Level, Limits, SearchGame, Searcher, Settings};
 
 /// The deepest `perft` the protocol accepts (it runs synchronously).
 pub const MAX_PERFT_DEPTH: u32 = 16;
@@ -79,13 +79,13 @@ struct RunningSearch {
 }
 
 /// The state of one game: the moves played and the searcher that remembers them.
-struct Table<G: Game> {
+struct Table<G: SearchGame> {
     history: History<G>,
     variant: G::Variant,
     searcher: Arc<Mutex<Searcher<G>>>,
 }
 
-impl<G: Game> Table<G> {
+impl<G: SearchGame> Table<G> {
     fn new(variant: G::Variant, settings: Settings) -> Self {
         Table {
             history: History::new(G::start(variant)),
@@ -374,7 +374,7 @@ impl Session {
 
     /// Changes the variant of the current game, which starts it again from the start position.
     fn set_variant(&mut self, name: &str) -> CommandResult {
-        fn apply<G: Game>(t: &mut Table<G>, name: &str, settings: Settings) -> CommandResult {
+        fn apply<G: SearchGame>(t: &mut Table<G>, name: &str, settings: Settings) -> CommandResult {
             let variant = G::parse_variant(name).ok_or_else(|| {
                 format!(
                     "setoption: Variant {name} is not a variant of {} (its variants: {})",
@@ -573,7 +573,7 @@ fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
     })
 }
 
-fn spawn_search<G: Game>(
+fn spawn_search<G: SearchGame>(
     table: &Table<G>,
     limits: Limits,
     out: Output,
@@ -609,7 +609,11 @@ fn spawn_search<G: Game>(
     })
 }
 
-fn set_position<G: Game>(table: &mut Table<G>, start: &Start, moves: &[String]) -> CommandResult {
+fn set_position<G: SearchGame>(
+    table: &mut Table<G>,
+    start: &Start,
+    moves: &[String],
+) -> CommandResult {
     let root = match start {
         Start::StartPos => G::start(table.variant),
         Start::Notation { board, side } => {
@@ -630,7 +634,7 @@ fn set_position<G: Game>(table: &mut Table<G>, start: &Start, moves: &[String]) 
     Ok(())
 }
 
-fn legal<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
+fn legal<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
     let mut moves = G::Moves::default();
     table.history.legal_moves(&mut moves);
     let moves = moves.as_ref().iter().map(|&m| G::format_move(m)).collect();
@@ -638,7 +642,7 @@ fn legal<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
     Ok(())
 }
 
-fn status<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
+fn status<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
     let position = table.history.position();
     let status = match table.history.outcome() {
         None => Status {
@@ -658,7 +662,7 @@ fn status<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
     Ok(())
 }
 
-fn show<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
+fn show<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
     let position = table.history.position();
     out.send(&Reply::Board {
         game: G::NAME,
@@ -668,7 +672,7 @@ fn show<G: Game>(table: &Table<G>, out: &Output) -> CommandResult {
     Ok(())
 }
 
-fn answer_query<G: Game>(table: &Table<G>, query: Query, out: &Output) -> CommandResult {
+fn answer_query<G: SearchGame>(table: &Table<G>, query: Query, out: &Output) -> CommandResult {
     let outcome = table.history.outcome();
     let answer = match query {
         Query::P1Turn => {
@@ -696,7 +700,7 @@ fn answer_query<G: Game>(table: &Table<G>, query: Query, out: &Output) -> Comman
     Ok(())
 }
 
-fn perft<G: Game>(table: &Table<G>, depth: u32, out: &Output) -> CommandResult {
+fn perft<G: SearchGame>(table: &Table<G>, depth: u32, out: &Output) -> CommandResult {
     if depth > MAX_PERFT_DEPTH {
         return Err(format!(
             "perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"

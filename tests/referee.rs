@@ -90,7 +90,16 @@ fn assert_all_gone(dir: &Path) {
         return;
     };
     for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
-        assert!(!alive(pid), "process {pid} outlived the referee");
+        // SIGKILL is delivered asynchronously: give the kernel a moment to end the process.
+        let mut waited = 0;
+        while alive(pid) && waited < 40 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            waited += 1;
+        }
+        assert!(
+            !alive(pid),
+            "process {pid} outlived the referee by more than 2 s"
+        );
     }
 }
 

@@ -1,55 +1,117 @@
-//! `bench`: a fixed-depth search over fixed positions; its node count is the search's signature.
+//! `bench`: alpha-beta on fixed positions of both games to fixed depths. The node count is a
+//! signature of the search (it changes only when the search does), the speed a benchmark.
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::{Limits, Searcher, Settings};
+use super::{Limits, SearchGame, Searcher, Settings};
 use crate::avalam::Avalam;
 use crate::awale::Awale;
 use crate::game::{Game, History};
 
-/// The result of a bench run.
-#[derive(Clone, Copy, Debug)]
-pub struct BenchReport {
-    /// Total nodes searched.
+/// Default depths: about a second in all on a laptop core.
+pub const AVALAM_DEPTH: u32 = 4;
+/// Default Awale depth.
+pub const AWALE_DEPTH: u32 = 14;
+
+/// Nodes and time of one game's share of the bench.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameBench {
+    /// Nodes searched.
     pub nodes: u64,
-    /// Wall time in milliseconds.
-    pub millis: u64,
+    /// Milliseconds taken.
+    pub time_ms: u64,
+}
+
+impl GameBench {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes * 1000 / self.time_ms.max(1)
+    }
+}
+
+/// The result of a bench run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BenchReport {
+    /// Avalam's share.
+    pub avalam: GameBench,
+    /// Awale's share.
+    pub awale: GameBench,
+}
+
+impl BenchReport {
+    /// Total nodes.
+    pub fn nodes(&self) -> u64 {
+        self.avalam.nodes + self.awale.nodes
+    }
+
+    /// Total milliseconds.
+    pub fn time_ms(&self) -> u64 {
+        self.avalam.time_ms + self.awale.time_ms
+    }
+
+    /// Overall nodes per second.
+    pub fn nps(&self) -> u64 {
+        self.nodes() * 1000 / self.time_ms().max(1)
+    }
 }
 
 impl fmt::Display for BenchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let nps = self.nodes * 1000 / self.millis.max(1);
         write!(
             f,
-            "bench nodes {} time {} nps {nps}",
-            self.nodes, self.millis
+            "bench nodes {} time {} nps {}",
+            self.nodes(),
+            self.time_ms(),
+            self.nps()
         )
     }
 }
 
-fn run<G: Game>(depth: u32) -> u64 {
-    let mut searcher = Searcher::<G>::new(Settings::default());
-    let history = History::new(G::start(G::Variant::default()));
+/// A position reached from the start by a fixed rule: at ply `i`, play legal move number
+/// `(i * 7 + salt) % count`. Deterministic, and varied enough to leave the opening.
+pub fn walk<G: Game>(plies: usize, salt: usize) -> History<G> {
+    let mut game = History::new(G::start(G::Variant::default()));
+    for i in 0..plies {
+        let mut moves = G::Moves::default();
+        game.legal_moves(&mut moves);
+        let list = moves.as_ref();
+        if list.is_empty() {
+            break;
+        }
+        game.play(list[(i * 7 + salt) % list.len()]);
+    }
+    game
+}
+
+/// The bench positions of a game: the start and three walks into the game.
+pub fn positions<G: Game>() -> Vec<History<G>> {
+    vec![walk(0, 0), walk(6, 1), walk(14, 3), walk(24, 5)]
+}
+
+fn bench_game<G: SearchGame>(depth: u32) -> GameBench {
+    let stop = AtomicBool::new(false);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let mut nodes = 0;
-    searcher.search(&history, &limits, &AtomicBool::new(false), &mut |info| {
-        nodes = info.nodes
-    });
-    nodes
+    let mut result = GameBench::default();
+    for game in positions::<G>() {
+        let mut searcher = Searcher::<G>::new(Settings::default());
+        let mut nodes = 0;
+        let start = Instant::now();
+        searcher.search(&game, &limits, &stop, &mut |info| nodes = info.nodes);
+        result.time_ms += start.elapsed().as_millis() as u64;
+        result.nodes += nodes;
+    }
+    result
 }
 
-/// Searches the bench positions of both games to `depth` (default 6).
+/// Runs the bench; `depth` replaces both games' default depths.
 pub fn bench(depth: Option<u32>) -> BenchReport {
-    let depth = depth.unwrap_or(6);
-    let start = Instant::now();
-    let nodes = run::<Avalam>(depth) + run::<Awale>(depth);
     BenchReport {
-        nodes,
-        millis: start.elapsed().as_millis() as u64,
+        avalam: bench_game::<Avalam>(depth.unwrap_or(AVALAM_DEPTH)),
+        awale: bench_game::<Awale>(depth.unwrap_or(AWALE_DEPTH)),
     }
 }

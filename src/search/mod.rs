@@ -3,10 +3,15 @@
 //! The engine owns one [`Searcher`] per game and runs it on its own thread; the search polls the
 //! shared stop flag and reports progress through a callback, so it never prints.
 
+pub mod alphabeta;
 pub mod bench;
+pub mod levels;
+pub mod mcts;
+pub mod time;
+pub mod tt;
+pub mod value;
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 use crate::game::{Game, History};
 
@@ -147,28 +152,73 @@ impl Info {
     }
 }
 
-/// The persistent search state of one game (transposition table, history tables, RNG).
+/// What the alpha-beta search needs from a game beyond its rules: a static evaluation, a cheap
+/// move-ordering score and a compact move code for the tables. Implemented in each game's
+/// `eval` module; the search is monomorphised over it.
+pub trait Evaluate: Game {
+    /// One more than the largest [`Evaluate::encode_move`] code (code 0 means "no move").
+    const MOVE_SLOTS: usize;
+    /// The position's value for the side to move, in hundredths of a point of final margin.
+    fn evaluate(&self) -> i32;
+    /// A cheap guess of how good `mv` is, for ordering (higher first; 0 for quiet moves).
+    fn order_score(&self, mv: Self::Move) -> i32;
+    /// A code in `1..MOVE_SLOTS` for a move.
+    fn encode_move(mv: Self::Move) -> u16;
+    /// The inverse of [`Evaluate::encode_move`].
+    fn decode_move(code: u16) -> Self::Move;
+    /// The exact final margin for the side to move and the plies left, when the game's
+    /// structure settles it without search (a proven leaf).
+    fn exact_value(&self) -> Option<(i32, u32)> {
+        None
+    }
+    /// Removes moves that are provably no better than another move kept in the list.
+    fn prune_equivalent(&self, moves: &mut Self::Moves) {
+        let _ = moves;
+    }
+}
+
+/// Everything a game needs to be searched at every level.
+pub trait SearchGame: Evaluate + levels::LevelEval {}
+
+impl<G: Evaluate + levels::LevelEval> SearchGame for G {}
+
+/// The persistent search state of one game (transposition table, history tables).
 pub struct Searcher<G: Game> {
     settings: Settings,
+    table: tt::Table,
+    heuristics: alphabeta::Heuristics,
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Game> Searcher<G> {
+impl<G: SearchGame> Searcher<G> {
     /// A searcher with these settings.
     pub fn new(settings: Settings) -> Self {
         Searcher {
             settings,
+            table: tt::Table::new(settings.hash_mib),
+            heuristics: alphabeta::Heuristics::new(G::MOVE_SLOTS),
             _game: std::marker::PhantomData,
         }
     }
 
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
     /// Changes the settings (resizing the table when `Hash` changed).
     pub fn set_settings(&mut self, settings: Settings) {
+        if settings.hash_mib != self.settings.hash_mib {
+            self.table = tt::Table::new(settings.hash_mib);
+        }
         self.settings = settings;
     }
 
     /// Forgets everything learnt (a new game).
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.heuristics.clear();
+    }
 
     /// Searches the current position of `game` within `limits` until done or `stop` is set, and
     /// returns the best move (`None` when the game is over). Calls `report` with progress.
@@ -179,19 +229,59 @@ impl<G: Game> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Info),
     ) -> Option<G::Move> {
-        let start = Instant::now();
-        let _ = (limits, stop.load(Ordering::Relaxed), self.settings);
+        let clock = time::Clock::new(
+            limits,
+            game.position().side_to_move(),
+            self.settings.move_overhead_ms,
+            stop,
+        );
+        let best = self.choose(game, limits, &clock, report);
+        if limits.infinite {
+            clock.wait_for_stop();
+        }
+        best
+    }
+
+    fn choose(
+        &mut self,
+        game: &History<G>,
+        limits: &Limits,
+        clock: &time::Clock<'_>,
+        report: &mut dyn FnMut(&Info),
+    ) -> Option<G::Move> {
+        if game.outcome().is_some() {
+            return None;
+        }
         let mut moves = G::Moves::default();
         game.legal_moves(&mut moves);
-        let best = moves.as_ref().first().copied()?;
-        report(&Info {
-            depth: 1,
-            seldepth: 1,
-            nodes: moves.as_ref().len() as u64,
-            time_ms: start.elapsed().as_millis() as u64,
-            pv: vec![G::format_move(best)],
-            ..Info::default()
-        });
-        Some(best)
+        let first = *moves.as_ref().first()?;
+        let s = self.settings;
+        match s.level {
+            Level::Random => Some(levels::random(&moves, s.seed, game, report)),
+            Level::Greedy => Some(levels::greedy(game.position(), &moves, s.seed, report)),
+            Level::Basic | Level::Divine => Some(levels::yardstick(
+                game,
+                s.level,
+                s.level_depth,
+                s.seed,
+                clock,
+                report,
+            )),
+            Level::Max => match s.algorithm {
+                Algorithm::AlphaBeta => {
+                    let outcome = alphabeta::search(
+                        game,
+                        limits,
+                        &mut self.table,
+                        &mut self.heuristics,
+                        clock,
+                        first,
+                        report,
+                    );
+                    Some(outcome.best)
+                }
+                Algorithm::Mcts => Some(mcts::search(game, limits, &s, clock, first, report)),
+            },
+        }
     }
 }

@@ -1,0 +1,91 @@
+//! Helpers shared by the example tools: playing games between two settings in-process.
+
+#![allow(dead_code)]
+
+use std::sync::atomic::AtomicBool;
+
+use pion::game::{Game, History, Player};
+use pion::search::{Limits, SearchGame, Searcher, Settings};
+
+/// Plays one game from `start`, `one` moving first; returns the final margin for player one
+/// and the history.
+pub fn play_game<G: SearchGame>(
+    start: History<G>,
+    one: Settings,
+    two: Settings,
+    limits: &Limits,
+) -> (i32, History<G>) {
+    let stop = AtomicBool::new(false);
+    let mut players = [Searcher::<G>::new(one), Searcher::<G>::new(two)];
+    let mut game = start;
+    while game.outcome().is_none() {
+        let side = game.position().side_to_move().index();
+        let mv = players[side]
+            .search(&game, limits, &stop, &mut |_| {})
+            .expect("a move while the game is on");
+        game.play(mv);
+    }
+    let outcome = game.outcome().expect("over");
+    (outcome.margin_for(Player::One), game)
+}
+
+/// A varied opening: `plies` random moves from the start, from a seed.
+pub fn opening<G: Game>(plies: usize, seed: u64) -> History<G> {
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut game = History::new(G::start(G::Variant::default()));
+    for _ in 0..plies {
+        let mut moves = G::Moves::default();
+        game.legal_moves(&mut moves);
+        let list = moves.as_ref();
+        if list.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        game.play(list[(state % list.len() as u64) as usize]);
+    }
+    game
+}
+
+/// The match result of `a` against `b` over colour-swapped pairs: (wins, draws, losses) for `a`.
+pub fn match_pairs<G: SearchGame>(
+    a: Settings,
+    b: Settings,
+    limits: &Limits,
+    pairs: usize,
+    opening_plies: usize,
+) -> (u32, u32, u32) {
+    let mut wdl = (0, 0, 0);
+    for p in 0..pairs {
+        let start = opening::<G>(opening_plies, p as u64 + 1);
+        for swap in [false, true] {
+            let (one, two) = if swap { (b, a) } else { (a, b) };
+            let (margin, _) = play_game(start.clone(), one, two, limits);
+            let for_a = if swap { -margin } else { margin };
+            match for_a.signum() {
+                1 => wdl.0 += 1,
+                0 => wdl.1 += 1,
+                _ => wdl.2 += 1,
+            }
+        }
+    }
+    wdl
+}
+
+/// Elo difference and a 95% error bar from a (wins, draws, losses) count.
+pub fn elo(wdl: (u32, u32, u32)) -> (f64, f64) {
+    let n = (wdl.0 + wdl.1 + wdl.2) as f64;
+    let score = (wdl.0 as f64 + 0.5 * wdl.1 as f64) / n;
+    let to_elo = |s: f64| {
+        let s = s.clamp(1e-3, 1.0 - 1e-3);
+        -400.0 * (1.0 / s - 1.0).log10()
+    };
+    let var = (wdl.0 as f64 * (1.0 - score).powi(2)
+        + wdl.1 as f64 * (0.5 - score).powi(2)
+        + wdl.2 as f64 * score.powi(2))
+        / n;
+    let margin = 1.96 * (var / n).sqrt();
+    let e = to_elo(score);
+    (e, (to_elo(score + margin) - to_elo(score - margin)) / 2.0)
+}

@@ -1,0 +1,37 @@
+//! Prints a self-play game's positions near the end with their move counts, for inspecting
+//! endgames: `cargo run --release --example probe -- <seed> <k>...`.
+
+mod common;
+
+use pion::avalam::Avalam;
+use pion::avalam::eval::partner_degrees;
+use pion::game::Game;
+use pion::search::{Limits, Settings};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let limits = Limits {
+        movetime: Some(30),
+        ..Limits::default()
+    };
+    let start = common::opening::<Avalam>(2, seed);
+    let (_, game) = common::play_game(start, Settings::default(), Settings::default(), &limits);
+    for k in args[2..].iter().map(|k| k.parse::<usize>().unwrap()) {
+        let mut g = game.clone();
+        for _ in 0..k {
+            g.undo();
+        }
+        let p = g.position();
+        let (ones, twos) = partner_degrees(p);
+        println!(
+            "k {k}: {} moves, {} towers, {} live, {} with 2+ partners\n{}\n{}",
+            p.count_moves(),
+            p.occupied().count_ones(),
+            ones.count_ones(),
+            twos.count_ones(),
+            p.format_position(),
+            p.pretty()
+        );
+    }
+}

@@ -1,0 +1,38 @@
+//! Time to each depth from the start position of both games:
+//! `cargo run --release --example time_to_depth -- [avalam_depth] [awale_depth]`.
+
+use std::sync::atomic::AtomicBool;
+
+use pion::avalam::Avalam;
+use pion::awale::Awale;
+use pion::game::History;
+use pion::search::{Limits, SearchGame, Searcher, Settings};
+
+fn run<G: SearchGame>(depth: u32) {
+    let game = History::new(G::start(G::Variant::default()));
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    Searcher::<G>::new(Settings::default()).search(&game, &limits, &stop, &mut |i| {
+        println!(
+            "{} depth {} time {} ms nodes {} nps {} score {:?} pv {}",
+            G::NAME,
+            i.depth,
+            i.time_ms,
+            i.nodes,
+            i.nps(),
+            i.score,
+            i.pv.join(" ")
+        );
+    });
+}
+
+fn main() {
+    let mut args = std::env::args()
+        .skip(1)
+        .map(|a| a.parse().expect("a depth"));
+    run::<Avalam>(args.next().unwrap_or(5));
+    run::<Awale>(args.next().unwrap_or(16));
+}

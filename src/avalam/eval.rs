@@ -1,0 +1,431 @@
+//! Avalam evaluation: a linear function of a few features computed with bitboards.
+//!
+//! A tower that can never again be moved or covered (five high, or no neighbour it can be
+//! stacked with) is a point for good; other towers are worth less the easier they are to cover.
+//! The weights are hand-set (not yet tuned): [`features`] exposes the feature vector so a
+//! least-squares fit on self-play positions can replace them.
+
+use super::{Avalam, BOARD, DIRECTIONS, MAX_HEIGHT, Move, bits};
+use crate::game::{Game, Player};
+use crate::search::Evaluate;
+use crate::search::levels::LevelEval;
+
+/// The number of evaluation features.
+pub const FEATURES: usize = 9;
+
+/// Feature names, in order, for the tuning tool's report.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "fixed",
+    "active1",
+    "active2",
+    "active3",
+    "active4",
+    "own_vulnerable",
+    "their_vulnerable",
+    "can_capture",
+    "parity",
+];
+
+/// Weights in centi-points per unit of each feature, hand-set: a fixed tower is a sure point.
+pub const WEIGHTS: [i32; FEATURES] = [100, 60, 65, 70, 80, 50, -60, 40, 0];
+
+#[inline(always)]
+fn shift(set: u128, by: i32) -> u128 {
+    if by >= 0 { set << by } else { set >> (-by) }
+}
+
+/// Cells next to some cell of `set`.
+#[inline(always)]
+fn dilate(set: u128) -> u128 {
+    let mut out = 0;
+    for d in DIRECTIONS {
+        out |= shift(set, d);
+    }
+    out & BOARD
+}
+
+/// Per-colour tower classes of a position.
+struct Classes {
+    /// Towers that can still be moved or covered.
+    active: u128,
+    /// Active towers that a tower topped by the other colour can cover next move.
+    vulnerable: u128,
+}
+
+fn classify(pos: &Avalam) -> Classes {
+    let yellow = pos.towers_of(Player::One);
+    let red = pos.towers_of(Player::Two);
+    let mut at_most = [0u128; MAX_HEIGHT];
+    for h in 1..MAX_HEIGHT {
+        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
+    }
+    let mut active = 0;
+    let mut vulnerable = 0;
+    for h in 1..MAX_HEIGHT {
+        let towers = pos.towers_of_height(h);
+        let partners = at_most[MAX_HEIGHT - h];
+        active |= towers & dilate(partners);
+        vulnerable |= towers & yellow & dilate(partners & red);
+        vulnerable |= towers & red & dilate(partners & yellow);
+    }
+    Classes { active, vulnerable }
+}
+
+/// Towers with at least one stacking partner, and towers with at least two.
+#[inline]
+pub fn partner_degrees(pos: &Avalam) -> (u128, u128) {
+    let mut at_most = [0u128; MAX_HEIGHT];
+    for h in 1..MAX_HEIGHT {
+        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
+    }
+    let (mut ones, mut twos) = (0u128, 0u128);
+    for h in 1..MAX_HEIGHT {
+        let towers = pos.towers_of_height(h);
+        let partners = at_most[MAX_HEIGHT - h];
+        for d in DIRECTIONS {
+            // Towers whose neighbour in direction d is a partner.
+            let has = towers & shift(partners, -d);
+            twos |= ones & has;
+            ones |= has;
+        }
+    }
+    (ones, twos)
+}
+
+/// The partner of a tower known to have exactly one.
+#[inline]
+fn only_partner(pos: &Avalam, sq: u32, ones: u128) -> u32 {
+    let (h, _) = pos.tower(sq);
+    let candidates = Avalam::neighbours(sq) & ones;
+    bits(candidates)
+        .find(|&n| pos.tower(n).0 + h <= MAX_HEIGHT)
+        .expect("an active tower has a partner")
+}
+
+/// The feature vector for the side to move (each feature is "mine minus theirs" or one-sided).
+pub fn features(pos: &Avalam) -> [i32; FEATURES] {
+    let me = pos.side_to_move();
+    let mine = pos.towers_of(me);
+    let theirs = pos.towers_of(me.other());
+    let c = classify(pos);
+    let fixed = pos.occupied() & !c.active;
+    let diff = |set: u128| (set & mine).count_ones() as i32 - (set & theirs).count_ones() as i32;
+    let calm = c.active & !c.vulnerable;
+    let their_vulnerable = (c.vulnerable & theirs).count_ones() as i32;
+    [
+        diff(fixed),
+        diff(calm & pos.towers_of_height(1)),
+        diff(calm & pos.towers_of_height(2)),
+        diff(calm & pos.towers_of_height(3)),
+        diff(calm & pos.towers_of_height(4)),
+        (c.vulnerable & mine).count_ones() as i32,
+        their_vulnerable,
+        (their_vulnerable > 0) as i32,
+        if c.active.count_ones() % 2 == 1 {
+            1
+        } else {
+            -1
+        },
+    ]
+}
+
+impl Evaluate for Avalam {
+    const MOVE_SLOTS: usize = 89 * 89 + 1;
+
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let f = features(self);
+        let mut v = 0;
+        for i in 0..FEATURES {
+            v += WEIGHTS[i] * f[i];
+        }
+        v
+    }
+
+    #[inline]
+    fn order_score(&self, mv: Move) -> i32 {
+        let me = self.side_to_move();
+        let (from_height, top) = self.tower(mv.from as u32);
+        let (to_height, to_top) = self.tower(mv.to as u32);
+        // The margin changes only with the colour that gets covered.
+        let mut score = if to_top == me { -4 } else { 4 };
+        if from_height + to_height == MAX_HEIGHT && top == me {
+            score += 2;
+        }
+        score
+    }
+
+    /// Stacking edges only ever disappear (towers grow, cells empty), so when every live tower
+    /// has exactly one partner the game is a set of isolated pairs. A pair of one colour gives
+    /// the other player a point whoever plays it; a mixed pair gives a point to whoever plays
+    /// it, and both players take mixed pairs first, so the side to move gains `mixed % 2`.
+    fn exact_value(&self) -> Option<(i32, u32)> {
+        let (ones, twos) = partner_degrees(self);
+        if twos != 0 || ones == 0 {
+            return None;
+        }
+        let me = self.side_to_move();
+        let mine = self.towers_of(me);
+        let now = mine.count_ones() as i32 - self.towers_of(me.other()).count_ones() as i32;
+        let (mut mixed, mut own_in_own) = (0, 0);
+        for sq in bits(ones & mine) {
+            if mine & (1u128 << only_partner(self, sq, ones)) == 0 {
+                mixed += 1;
+            } else {
+                own_in_own += 1;
+            }
+        }
+        let own_pairs = own_in_own / 2;
+        let their_pairs = ((ones & !mine).count_ones() as i32 - mixed) / 2;
+        let margin = now + their_pairs - own_pairs + mixed % 2;
+        let pairs = ones.count_ones() / 2;
+        Some((margin, pairs))
+    }
+
+    /// In an isolated pair both moves leave one isolated tower: only its colour matters.
+    fn prune_equivalent(&self, moves: &mut <Avalam as Game>::Moves) {
+        let (ones, twos) = partner_degrees(self);
+        let single = ones & !twos;
+        if single == 0 {
+            return;
+        }
+        let me = self.side_to_move();
+        let mut kept = <Avalam as Game>::Moves::default();
+        for &mv in moves.iter() {
+            let (from, to) = (1u128 << mv.from, 1u128 << mv.to);
+            if single & from != 0 && single & to != 0 {
+                let top_from = self.tower(mv.from as u32).1;
+                let top_to = self.tower(mv.to as u32).1;
+                let dominated = if top_from == top_to {
+                    mv.from > mv.to
+                } else {
+                    top_from != me
+                };
+                if dominated {
+                    continue;
+                }
+            }
+            kept.push(mv);
+        }
+        *moves = kept;
+    }
+
+    #[inline]
+    fn encode_move(mv: Move) -> u16 {
+        mv.from as u16 * 89 + mv.to as u16 + 1
+    }
+
+    #[inline]
+    fn decode_move(code: u16) -> Move {
+        let c = code.saturating_sub(1);
+        Move {
+            from: (c / 89) as u8,
+            to: (c % 89) as u8,
+        }
+    }
+}
+
+/// The `divine` value of one tower topped by `owner`, before the sign for whose tower it is.
+fn divine_tower(pos: &Avalam, sq: u32, height: usize, owner: Player, occupied: u128) -> i32 {
+    let neighbours = Avalam::neighbours(sq) & occupied;
+    if height == MAX_HEIGHT || neighbours == 0 {
+        return 1000;
+    }
+    let threatened = bits(neighbours & pos.towers_of(owner.other())).any(|n| {
+        let (h, _) = pos.tower(n);
+        h + height <= MAX_HEIGHT
+    });
+    if threatened {
+        return -200;
+    }
+    [10, 60, 150, 400][height - 1]
+}
+
+impl LevelEval for Avalam {
+    const BASIC_DEPTH: u32 = 4;
+    const DIVINE_DEPTH: u32 = 4;
+
+    fn basic_value(&self, me: Player) -> i32 {
+        if let Some(outcome) = self.outcome() {
+            return 100_000 * outcome.margin_for(me).signum();
+        }
+        self.towers_of(me).count_ones() as i32 - self.towers_of(me.other()).count_ones() as i32
+    }
+
+    fn divine_value(&self, me: Player) -> i32 {
+        if let Some(outcome) = self.outcome() {
+            return 1_000_000 * outcome.margin_for(me).signum();
+        }
+        let occupied = self.occupied();
+        let mut total = 0;
+        for sq in bits(occupied) {
+            let (height, owner) = self.tower(sq);
+            let v = divine_tower(self, sq, height, owner, occupied);
+            total += if owner == me { v } else { -v };
+        }
+        total
+    }
+
+    fn greedy_value(&self, mv: Move) -> i32 {
+        let me = self.side_to_move();
+        let mut child = *self;
+        child.play(mv);
+        let p = child.points();
+        p[me.index()] as i32 - p[me.other().index()] as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::avalam::{Variant, cell};
+
+    fn board(towers: &[(u32, u32, usize, Player)], side: Player) -> Avalam {
+        let mut pos = Avalam::empty(Variant::Standard);
+        for &(col, row, h, top) in towers {
+            pos.set_tower(cell(col, row), h, top);
+        }
+        pos.set_side(side);
+        pos
+    }
+
+    #[test]
+    fn move_codes_round_trip() {
+        let pos = Avalam::start(Variant::Standard);
+        let mut moves = <Avalam as Game>::Moves::default();
+        pos.legal_moves(&mut moves);
+        for &mv in moves.iter() {
+            let code = Avalam::encode_move(mv);
+            assert!(code >= 1 && (code as usize) < Avalam::MOVE_SLOTS);
+            assert_eq!(Avalam::decode_move(code), mv);
+        }
+    }
+
+    #[test]
+    fn features_see_fixed_and_vulnerable_towers() {
+        use Player::{One as Y, Two as R};
+        // a1 yellow 5 (fixed), c1 red 1 next to d1 yellow 1 (both vulnerable), i9 red 2 alone.
+        let pos = board(&[(0, 0, 5, Y), (2, 0, 1, R), (3, 0, 1, Y), (8, 8, 2, R)], Y);
+        let f = features(&pos);
+        assert_eq!(f[0], 0, "one fixed tower each");
+        assert_eq!((f[5], f[6], f[7]), (1, 1, 1));
+        assert_eq!(f[1], 0);
+    }
+
+    #[test]
+    fn basic_and_divine_match_the_issue_formulas() {
+        use Player::{One as Y, Two as R};
+        // a1: yellow 5 (1000). c1 yellow 2 next to d1 red 3: stackable (2+3=5) so -200 for
+        // yellow, and d1 is threatened by c1 too: -200 for red. g5 yellow 3 next to h5 yellow 1:
+        // not threatened, 150; h5: 10. a9 red 1 alone: 1000.
+        let pos = board(
+            &[
+                (0, 0, 5, Y),
+                (2, 0, 2, Y),
+                (3, 0, 3, R),
+                (6, 4, 3, Y),
+                (7, 4, 1, Y),
+                (0, 8, 1, R),
+            ],
+            Y,
+        );
+        let yellow = 1000 - 200 + 150 + 10;
+        let red = -200 + 1000;
+        assert_eq!(pos.divine_value(Y), yellow - red);
+        assert_eq!(pos.divine_value(R), red - yellow);
+        assert_eq!(pos.basic_value(Y), 4 - 2);
+        assert_eq!(pos.basic_value(R), 2 - 4);
+        // A 4 next to an opponent 2 cannot be stacked (6 > 5): 400, not -200. The a9/b9 pair
+        // (-200 each, cancelling) keeps the game going.
+        let pos = board(&[(4, 4, 4, Y), (5, 4, 2, R), (0, 8, 1, Y), (1, 8, 1, R)], R);
+        assert_eq!(pos.divine_value(Y), 400 - 60);
+        // Terminal: nothing can move; yellow has 2 towers, red 1.
+        let pos = board(&[(0, 0, 1, Y), (4, 4, 1, Y), (8, 8, 1, R)], R);
+        assert!(pos.outcome().is_some());
+        assert_eq!(pos.divine_value(Y), 1_000_000);
+        assert_eq!(pos.basic_value(R), -100_000);
+    }
+
+    #[test]
+    fn greedy_counts_the_margin_after_the_move() {
+        use Player::{One as Y, Two as R};
+        let pos = board(&[(0, 0, 1, Y), (1, 0, 1, R), (5, 5, 1, Y)], Y);
+        let cover = Move {
+            from: cell(0, 0) as u8,
+            to: cell(1, 0) as u8,
+        };
+        let covered = Move {
+            from: cell(1, 0) as u8,
+            to: cell(0, 0) as u8,
+        };
+        assert_eq!(pos.greedy_value(cover), 2);
+        assert_eq!(pos.greedy_value(covered), 0);
+    }
+}
+
+#[cfg(test)]
+mod exact_tests {
+    use super::*;
+    use crate::avalam::{Variant, cell};
+    use rand::{RngExt, SeedableRng};
+
+    fn solve(pos: &Avalam) -> i32 {
+        let mut moves = <Avalam as Game>::Moves::default();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            let p = pos.points();
+            let me = pos.side_to_move();
+            return p[me.index()] as i32 - p[me.other().index()] as i32;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut c = *pos;
+                c.play(mv);
+                -solve(&c)
+            })
+            .max()
+            .unwrap()
+    }
+
+    #[test]
+    fn exact_values_and_pruning_agree_with_full_minimax() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(3);
+        let mut exact_seen = 0;
+        for _ in 0..400 {
+            let mut pos = Avalam::empty(Variant::Standard);
+            for _ in 0..rng.random_range(2..9) {
+                let (col, row) = (rng.random_range(0..4), rng.random_range(0..4));
+                let top = if rng.random_bool(0.5) {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                pos.set_tower(cell(col * 2 + row % 2, row), rng.random_range(1..5), top);
+            }
+            let truth = solve(&pos);
+            if let Some((margin, plies)) = pos.exact_value() {
+                exact_seen += 1;
+                assert_eq!(margin, truth, "{}", pos.format_position());
+                assert!(plies >= 1);
+            }
+            // Pruning keeps the best value.
+            let mut moves = <Avalam as Game>::Moves::default();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                continue;
+            }
+            pos.prune_equivalent(&mut moves);
+            let best = moves
+                .iter()
+                .map(|&mv| {
+                    let mut c = pos;
+                    c.play(mv);
+                    -solve(&c)
+                })
+                .max();
+            assert_eq!(best, Some(truth), "{}", pos.format_position());
+        }
+        assert!(exact_seen > 20, "{exact_seen}");
+    }
+}

@@ -1,0 +1,233 @@
+//! Time management: from `go` limits to a time budget, and the checks a running search makes.
+//!
+//! The budget is two numbers: `soft` (do not start an iteration that cannot end before it) and
+//! `hard` (abort at once). Both are computed by pure functions so they can be tested without
+//! timing anything.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::Limits;
+use crate::game::Player;
+
+/// Moves still to play when `movestogo` is not given: a generous guess for both games.
+pub const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// The least time a search is given, in ms, so that it always completes depth 1.
+pub const MIN_BUDGET_MS: u64 = 1;
+
+/// How long a search may run, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Do not start a new iteration that is not expected to end before this.
+    pub soft_ms: u64,
+    /// Abort the search at this point.
+    pub hard_ms: u64,
+}
+
+/// The budget for `limits` with `side` to move, or `None` when time does not limit the search.
+pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Option<Budget> {
+    if limits.infinite {
+        return None;
+    }
+    let from_movetime = limits.movetime.map(|ms| {
+        let t = ms.saturating_sub(overhead_ms).max(MIN_BUDGET_MS);
+        Budget {
+            soft_ms: t,
+            hard_ms: t,
+        }
+    });
+    let from_clock = limits.clock.map(|clock| {
+        let time = clock.time[side.index()];
+        let inc = clock.inc[side.index()];
+        let to_go = clock
+            .movestogo
+            .map_or(DEFAULT_MOVES_TO_GO, |m| m.max(1) as u64);
+        clock_budget(time, inc, to_go, overhead_ms)
+    });
+    match (from_movetime, from_clock) {
+        (Some(a), Some(b)) => Some(Budget {
+            soft_ms: a.soft_ms.min(b.soft_ms),
+            hard_ms: a.hard_ms.min(b.hard_ms),
+        }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// The budget from a clock: an even share of the remaining time plus most of the increment,
+/// never more than a fraction of what is left, so the clock cannot run out.
+pub fn clock_budget(time_ms: u64, inc_ms: u64, moves_to_go: u64, overhead_ms: u64) -> Budget {
+    let available = time_ms.saturating_sub(overhead_ms);
+    // With one move to go the whole remainder may be used; otherwise keep a reserve.
+    let ceiling = if moves_to_go == 1 {
+        available * 9 / 10
+    } else {
+        available / 2
+    };
+    let share = available / moves_to_go + inc_ms * 3 / 4;
+    let soft = share.min(ceiling).max(MIN_BUDGET_MS);
+    let hard = (share * 3).min(ceiling).max(soft);
+    Budget {
+        soft_ms: soft,
+        hard_ms: hard,
+    }
+}
+
+/// Whether another iteration is worth starting: it is expected to take `growth` times the last
+/// one, and must end before the soft limit.
+pub fn worth_next_iteration(budget: &Budget, elapsed_ms: u64, last_iteration_ms: u64) -> bool {
+    let growth = 2;
+    elapsed_ms + last_iteration_ms * growth <= budget.soft_ms
+}
+
+/// The running checks of one search: stop flag, node limit, hard time limit.
+pub struct Clock<'a> {
+    start: Instant,
+    stop: &'a AtomicBool,
+    budget: Option<Budget>,
+    node_limit: Option<u64>,
+}
+
+impl<'a> Clock<'a> {
+    /// Starts timing now.
+    pub fn new(limits: &Limits, side: Player, overhead_ms: u64, stop: &'a AtomicBool) -> Self {
+        Clock {
+            start: Instant::now(),
+            stop,
+            budget: budget(limits, side, overhead_ms),
+            node_limit: if limits.infinite { None } else { limits.nodes },
+        }
+    }
+
+    /// Milliseconds since the search started.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// The budget, if time limits the search.
+    pub fn budget(&self) -> Option<Budget> {
+        self.budget
+    }
+
+    /// Whether the stop flag is set.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether the search must end now, having searched `nodes`.
+    pub fn must_stop(&self, nodes: u64) -> bool {
+        self.stopped()
+            || self.node_limit.is_some_and(|limit| nodes >= limit)
+            || self.budget.is_some_and(|b| self.elapsed_ms() >= b.hard_ms)
+    }
+
+    /// Whether `nodes` reached the node limit (checked exactly, for deterministic counts).
+    pub fn out_of_nodes(&self, nodes: u64) -> bool {
+        self.node_limit.is_some_and(|limit| nodes >= limit)
+    }
+
+    /// Blocks until the stop flag is set (`go infinite` must not return on its own).
+    pub fn wait_for_stop(&self) {
+        while !self.stopped() {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Clock as GoClock;
+
+    #[test]
+    fn movetime_is_exact_minus_overhead() {
+        let limits = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Player::One, 30).unwrap();
+        assert_eq!((b.soft_ms, b.hard_ms), (970, 970));
+        let tiny = Limits {
+            movetime: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(
+            budget(&tiny, Player::One, 30).unwrap().hard_ms,
+            MIN_BUDGET_MS
+        );
+    }
+
+    #[test]
+    fn no_time_limit_means_no_budget() {
+        assert_eq!(budget(&Limits::default(), Player::One, 10), None);
+        let infinite = Limits {
+            movetime: Some(100),
+            infinite: true,
+            ..Limits::default()
+        };
+        assert_eq!(budget(&infinite, Player::Two, 10), None);
+    }
+
+    #[test]
+    fn clock_budget_uses_the_mover_clock_and_increment() {
+        let limits = Limits {
+            clock: Some(GoClock {
+                time: [60_000, 1_000],
+                inc: [0, 500],
+                movestogo: None,
+            }),
+            ..Limits::default()
+        };
+        let one = budget(&limits, Player::One, 0).unwrap();
+        assert_eq!(one.soft_ms, 60_000 / DEFAULT_MOVES_TO_GO);
+        assert_eq!(one.hard_ms, 3 * 60_000 / DEFAULT_MOVES_TO_GO);
+        let two = budget(&limits, Player::Two, 0).unwrap();
+        // 1000/25 + 375 = 415, capped at half the remaining time.
+        assert_eq!(two.soft_ms, 415);
+        assert_eq!(two.hard_ms, 500);
+    }
+
+    #[test]
+    fn clock_budget_never_spends_the_whole_clock() {
+        for time in [0, 1, 10, 50, 100, 1000, 10_000] {
+            for inc in [0, 10, 1000] {
+                for to_go in [1, 2, 10, 40] {
+                    let b = clock_budget(time, inc, to_go, 10);
+                    assert!(b.soft_ms <= b.hard_ms);
+                    let available = time.saturating_sub(10);
+                    assert!(
+                        b.hard_ms <= (available * 9 / 10).max(MIN_BUDGET_MS),
+                        "time {time} inc {inc} to_go {to_go}: {b:?}"
+                    );
+                }
+            }
+        }
+        // movestogo 1 may use most of the remainder; movestogo 10 a tenth.
+        assert_eq!(clock_budget(10_010, 0, 1, 10).hard_ms, 9_000);
+        assert_eq!(clock_budget(10_010, 0, 10, 10).soft_ms, 1_000);
+    }
+
+    #[test]
+    fn movetime_and_clock_take_the_tighter() {
+        let limits = Limits {
+            movetime: Some(100),
+            clock: Some(GoClock {
+                time: [100_000, 100_000],
+                inc: [0, 0],
+                movestogo: None,
+            }),
+            ..Limits::default()
+        };
+        assert_eq!(budget(&limits, Player::One, 0).unwrap().hard_ms, 100);
+    }
+
+    #[test]
+    fn next_iteration_only_when_it_can_finish() {
+        let b = Budget {
+            soft_ms: 100,
+            hard_ms: 300,
+        };
+        assert!(worth_next_iteration(&b, 10, 5));
+        assert!(!worth_next_iteration(&b, 60, 30));
+        assert!(worth_next_iteration(&b, 60, 20));
+    }
+}

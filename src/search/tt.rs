@@ -1,0 +1,237 @@
+//! The transposition table: a fixed array of four-entry clusters keyed by the Zobrist hash.
+//!
+//! Replacement: an entry for the same position is always overwritten; otherwise the first empty
+//! slot, otherwise the slot with the least `depth - 8 * age` (stale entries from earlier searches
+//! go first, then shallow ones). Proven entries count as very deep, since they stay exact at
+//! any depth.
+
+/// How a stored value bounds the true one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is exact (it was inside the window).
+    Exact,
+    /// The true value is at least this (a beta cut-off).
+    Lower,
+    /// The true value is at most this (every move failed low).
+    Upper,
+}
+
+/// What a probe finds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The stored value (still relative to the stored node: see `value::from_table`).
+    pub value: i32,
+    /// The depth it was searched to.
+    pub depth: u8,
+    /// How the value bounds the true one.
+    pub bound: Bound,
+    /// The best move found, encoded by the game (0: none).
+    pub mv: u16,
+    /// Whether the value was computed without any heuristic leaf (valid at any depth).
+    pub proven: bool,
+}
+
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+struct Entry {
+    key: u64,
+    value: i32,
+    mv: u16,
+    depth: u8,
+    /// Bits 0-1: bound (0 = empty slot); bit 2: proven; bits 3-7: age.
+    flags: u8,
+}
+
+const CLUSTER: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Cluster([Entry; CLUSTER]);
+
+/// The table itself.
+pub struct Table {
+    clusters: Vec<Cluster>,
+    age: u8,
+}
+
+impl Table {
+    /// A table of about `mib` MiB (at least one cluster).
+    pub fn new(mib: usize) -> Table {
+        let count = (mib.max(1) << 20) / std::mem::size_of::<Cluster>();
+        Table {
+            clusters: vec![Cluster::default(); count.max(1)],
+            age: 0,
+        }
+    }
+
+    /// The size in MiB it was created with (rounded down).
+    pub fn mib(&self) -> usize {
+        (self.clusters.len() * std::mem::size_of::<Cluster>()) >> 20
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.clusters.fill(Cluster::default());
+        self.age = 0;
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&mut self) {
+        self.age = (self.age + 1) & 31;
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((key as u128 * self.clusters.len() as u128) >> 64) as usize
+    }
+
+    /// Looks a position up.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Hit> {
+        let cluster = &self.clusters[self.index(key)];
+        cluster
+            .0
+            .iter()
+            .find(|e| e.key == key && e.flags & 3 != 0)
+            .map(|e| Hit {
+                value: e.value,
+                depth: e.depth,
+                bound: match e.flags & 3 {
+                    1 => Bound::Exact,
+                    2 => Bound::Lower,
+                    _ => Bound::Upper,
+                },
+                mv: e.mv,
+                proven: e.flags & 4 != 0,
+            })
+    }
+
+    /// Stores a search result; `mv` 0 keeps the move already stored for this position.
+    #[inline]
+    pub fn store(&mut self, key: u64, depth: u8, value: i32, bound: Bound, mv: u16, proven: bool) {
+        let age = self.age;
+        let i = self.index(key);
+        let cluster = &mut self.clusters[i].0;
+        let worth = |e: &Entry| -> i32 {
+            if e.flags & 3 == 0 {
+                return i32::MIN;
+            }
+            let stale = ((age as i32 - (e.flags >> 3) as i32) & 31) * 8;
+            let depth = if e.flags & 4 != 0 {
+                255
+            } else {
+                e.depth as i32
+            };
+            depth - stale
+        };
+        let slot = match cluster
+            .iter()
+            .position(|e| e.key == key && e.flags & 3 != 0)
+        {
+            Some(slot) => slot,
+            None => (0..CLUSTER)
+                .min_by_key(|&s| worth(&cluster[s]))
+                .unwrap_or(0),
+        };
+        let entry = &mut cluster[slot];
+        let mv = if mv == 0 && entry.key == key {
+            entry.mv
+        } else {
+            mv
+        };
+        let bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        *entry = Entry {
+            key,
+            value,
+            mv,
+            depth,
+            flags: bits | (proven as u8) << 2 | age << 3,
+        };
+    }
+
+    /// The share of the first thousand slots used by the current search, per mille.
+    pub fn hashfull(&self) -> u32 {
+        let mut used = 0;
+        let mut seen = 0;
+        for cluster in self.clusters.iter().take(1000 / CLUSTER) {
+            for e in &cluster.0 {
+                seen += 1;
+                if e.flags & 3 != 0 && e.flags >> 3 == self.age {
+                    used += 1;
+                }
+            }
+        }
+        used * 1000 / seen.max(1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_then_probe_returns_the_entry() {
+        let mut table = Table::new(1);
+        assert_eq!(table.probe(42), None);
+        table.store(42, 5, -17, Bound::Lower, 9, false);
+        let hit = table.probe(42).expect("stored");
+        assert_eq!(
+            hit,
+            Hit {
+                value: -17,
+                depth: 5,
+                bound: Bound::Lower,
+                mv: 9,
+                proven: false
+            }
+        );
+        // Same key: overwritten, and a missing move keeps the old one.
+        table.store(42, 2, 30, Bound::Exact, 0, true);
+        let hit = table.probe(42).unwrap();
+        assert_eq!((hit.depth, hit.value, hit.mv, hit.proven), (2, 30, 9, true));
+        assert_eq!(hit.bound, Bound::Exact);
+        assert_eq!(table.probe(43), None);
+    }
+
+    #[test]
+    fn a_full_cluster_evicts_the_shallowest_entry() {
+        let mut table = Table::new(1);
+        let n = table.clusters.len() as u128;
+        // Keys that land in cluster 0: key * n < 2^64.
+        let keys: Vec<u64> = (1..=5u64).collect();
+        assert!(keys.iter().all(|&k| (k as u128 * n) >> 64 == 0));
+        for (i, &k) in keys[..4].iter().enumerate() {
+            table.store(k, [7, 3, 9, 5][i], 0, Bound::Exact, 1, false);
+        }
+        table.store(keys[4], 4, 0, Bound::Exact, 1, false);
+        assert_eq!(table.probe(keys[1]), None, "depth 3 was the victim");
+        for k in [keys[0], keys[2], keys[3], keys[4]] {
+            assert!(table.probe(k).is_some());
+        }
+    }
+
+    #[test]
+    fn hashfull_counts_current_entries_and_clear_empties() {
+        let mut table = Table::new(1);
+        assert_eq!(table.hashfull(), 0);
+        let n = table.clusters.len() as u64;
+        // One key per cluster among the first 250 clusters fills a quarter of the sampled slots.
+        for c in 0..250u64 {
+            let key = ((c as u128) << 64).div_ceil(n as u128) as u64;
+            table.store(key, 1, 0, Bound::Exact, 0, false);
+        }
+        assert_eq!(table.hashfull(), 250);
+        table.new_search();
+        assert_eq!(
+            table.hashfull(),
+            0,
+            "entries of the previous search do not count"
+        );
+        table.clear();
+        assert_eq!(table.probe(1), None);
+    }
+}

@@ -1,0 +1,327 @@
+//! Behaviour of the searches through the `Searcher` interface the engine uses.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use pion::avalam::{self, Avalam};
+use pion::awale::{self, Awale};
+use pion::game::{Game, History, Player};
+use pion::search::{Algorithm, Info, Level, Limits, Score, SearchGame, Searcher, Settings};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+/// Runs a search and returns the move and the last report.
+fn run<G: SearchGame>(
+    settings: Settings,
+    game: &History<G>,
+    limits: &Limits,
+) -> (Option<G::Move>, Option<Info>) {
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::<G>::new(settings);
+    let mut last = None;
+    let mv = searcher.search(game, limits, &stop, &mut |info| last = Some(info.clone()));
+    (mv, last)
+}
+
+/// The exact final margin for the side to move, by full minimax: the slow reference.
+fn solve_avalam(pos: &Avalam) -> i32 {
+    let mut moves = <Avalam as Game>::Moves::default();
+    pos.legal_moves(&mut moves);
+    if moves.is_empty() {
+        let p = pos.points();
+        let me = pos.side_to_move();
+        return p[me.index()] as i32 - p[me.other().index()] as i32;
+    }
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play(mv);
+            -solve_avalam(&child)
+        })
+        .max()
+        .unwrap()
+}
+
+fn expected_score(margin: i32) -> Score {
+    match margin.signum() {
+        1 => Score::Win(margin as u32),
+        0 => Score::Draw,
+        _ => Score::Loss((-margin) as u32),
+    }
+}
+
+fn random_endgame(rng: &mut Xoshiro256PlusPlus) -> Avalam {
+    let mut pos = Avalam::empty(avalam::Variant::Standard);
+    for row in 3..6 {
+        for col in 3..6 {
+            if rng.random_range(0..10) < 8 {
+                let top = if rng.random_bool(0.5) {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                pos.set_tower(avalam::cell(col, row), rng.random_range(1..3), top);
+            }
+        }
+    }
+    if rng.random_bool(0.5) {
+        pos.set_side(Player::Two);
+    }
+    pos
+}
+
+#[test]
+fn avalam_endgames_are_solved_exactly() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(7);
+    let mut decided = 0;
+    for _ in 0..30 {
+        let pos = random_endgame(&mut rng);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let margin = solve_avalam(&pos);
+        let game = History::new(pos);
+        let (mv, info) = run(Settings::default(), &game, &Limits::default());
+        let mv = mv.expect("a move");
+        let info = info.expect("a report");
+        assert_eq!(
+            info.score,
+            Some(expected_score(margin)),
+            "{}",
+            pos.format_position()
+        );
+        // The move played keeps the proven margin.
+        let mut child = pos;
+        child.play(mv);
+        assert_eq!(-solve_avalam(&child), margin, "{}", pos.format_position());
+        decided += (margin != 0) as u32;
+    }
+    assert!(decided > 5, "the sample holds won and lost positions");
+}
+
+#[test]
+fn awale_capture_to_win_is_found_and_reported_with_its_margin() {
+    // 23-23 captured; one to move with one seed in F, two has one seed in a: F captures a
+    // (2 seeds) and wins 25-23.
+    let mut pits = [0u8; 12];
+    pits[5] = 1;
+    pits[6] = 1;
+    let pos = Awale::from_parts(pits, [23, 23], Player::One, awale::Variant::Standard);
+    let (mv, info) = run(Settings::default(), &History::new(pos), &Limits::default());
+    assert_eq!(mv, Some(awale::Move(5)));
+    assert_eq!(info.unwrap().score, Some(Score::Win(2)));
+}
+
+#[test]
+fn a_finished_game_has_no_move() {
+    let pos = Avalam::empty(avalam::Variant::Standard);
+    assert_eq!(
+        run(Settings::default(), &History::new(pos), &depth(3)).0,
+        None
+    );
+    // Awale: one seed each, 23-23 captured; forced play circles until a position repeats.
+    let mut pits = [0u8; 12];
+    pits[0] = 1;
+    pits[6] = 1;
+    let pos = Awale::from_parts(pits, [23, 23], Player::One, awale::Variant::Standard);
+    let mut game = History::new(pos);
+    while game.outcome().is_none() {
+        assert!(run(Settings::default(), &game, &depth(4)).0.is_some());
+        let mut moves = <Awale as Game>::Moves::default();
+        game.legal_moves(&mut moves);
+        game.play(moves.as_ref()[0]);
+    }
+    assert_eq!(
+        game.outcome().unwrap().reason,
+        pion::game::EndReason::Repetition
+    );
+    assert_eq!(run(Settings::default(), &game, &depth(4)).0, None);
+}
+
+fn all_settings() -> Vec<Settings> {
+    let mut out = Vec::new();
+    for &(level, _) in Level::ALL.iter() {
+        out.push(Settings {
+            level,
+            ..Settings::default()
+        });
+    }
+    out.push(Settings {
+        algorithm: Algorithm::Mcts,
+        ..Settings::default()
+    });
+    out
+}
+
+fn stopped_search_returns_a_legal_move<G: SearchGame>() {
+    for settings in all_settings() {
+        for game in pion::search::bench::positions::<G>() {
+            let stop = AtomicBool::new(true);
+            let mut searcher = Searcher::<G>::new(settings);
+            let mv = searcher
+                .search(&game, &Limits::default(), &stop, &mut |_| {})
+                .expect("the game is on");
+            assert!(game.position().is_legal(mv), "{settings:?}");
+        }
+    }
+}
+
+#[test]
+fn stop_set_before_the_search_still_gives_a_legal_move() {
+    stopped_search_returns_a_legal_move::<Avalam>();
+    stopped_search_returns_a_legal_move::<Awale>();
+}
+
+#[test]
+fn infinite_waits_for_stop_even_when_solved() {
+    let mut pits = [0u8; 12];
+    pits[5] = 1;
+    pits[6] = 1;
+    let pos = Awale::from_parts(pits, [23, 23], Player::One, awale::Variant::Standard);
+    let game = History::new(pos);
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::<Awale>::new(Settings::default());
+    let limits = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            stop.store(true, Ordering::SeqCst);
+        });
+        let mv = searcher.search(&game, &limits, &stop, &mut |_| {});
+        assert!(stop.load(Ordering::SeqCst), "returned before stop");
+        assert_eq!(mv, Some(awale::Move(5)));
+    });
+}
+
+fn deterministic<G: SearchGame>(settings: Settings, limits: Limits) {
+    for game in pion::search::bench::positions::<G>() {
+        let (m1, i1) = run(settings, &game, &limits);
+        let (m2, i2) = run(settings, &game, &limits);
+        assert_eq!(m1, m2);
+        assert_eq!(i1.unwrap().nodes, i2.unwrap().nodes);
+    }
+}
+
+#[test]
+fn searches_are_deterministic_at_fixed_depth_or_nodes() {
+    deterministic::<Avalam>(Settings::default(), depth(3));
+    deterministic::<Awale>(Settings::default(), depth(9));
+    let mcts = Settings {
+        algorithm: Algorithm::Mcts,
+        seed: 99,
+        ..Settings::default()
+    };
+    let nodes = Limits {
+        nodes: Some(2000),
+        ..Limits::default()
+    };
+    deterministic::<Avalam>(mcts, nodes);
+    deterministic::<Awale>(mcts, nodes);
+    let divine = Settings {
+        level: Level::Divine,
+        level_depth: Some(2),
+        seed: 5,
+        ..Settings::default()
+    };
+    deterministic::<Avalam>(divine, Limits::default());
+}
+
+#[test]
+fn node_limit_is_honoured() {
+    let game = History::new(Avalam::start(avalam::Variant::Standard));
+    let limits = Limits {
+        nodes: Some(5000),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut searcher = Searcher::<Avalam>::new(Settings::default());
+    let mut nodes = 0;
+    let mv = searcher.search(&game, &limits, &stop, &mut |i| nodes = i.nodes);
+    assert!(game.position().is_legal(mv.unwrap()));
+    assert!(nodes <= 5000, "{nodes}");
+}
+
+/// Plays `n` games (alternating colours) of `a` against `b`; returns the wins of `a`.
+fn wins<G: SearchGame>(a: Settings, b: Settings, limits: &Limits, n: usize) -> usize {
+    let stop = AtomicBool::new(false);
+    let mut won = 0;
+    for g in 0..n {
+        let mut b = b;
+        b.seed = g as u64;
+        let mut players = [Searcher::<G>::new(a), Searcher::<G>::new(b)];
+        let a_side = if g % 2 == 0 { Player::One } else { Player::Two };
+        if a_side == Player::Two {
+            players.swap(0, 1);
+        }
+        let mut game = History::new(G::start(G::Variant::default()));
+        while game.outcome().is_none() {
+            let side = game.position().side_to_move().index();
+            let mv = players[side]
+                .search(&game, limits, &stop, &mut |_| {})
+                .unwrap();
+            game.play(mv);
+        }
+        won += (game.outcome().unwrap().winner() == Some(a_side)) as usize;
+    }
+    won
+}
+
+#[test]
+fn max_beats_random() {
+    let random = Settings {
+        level: Level::Random,
+        ..Settings::default()
+    };
+    assert!(wins::<Avalam>(Settings::default(), random, &depth(2), 10) >= 9);
+    assert!(wins::<Awale>(Settings::default(), random, &depth(4), 10) >= 9);
+}
+
+#[test]
+fn greedy_takes_the_capture() {
+    let greedy = Settings {
+        level: Level::Greedy,
+        ..Settings::default()
+    };
+    let pits = [4u8, 4, 4, 4, 4, 5, 4, 4, 2, 1, 1, 4];
+    let pos = Awale::from_parts(pits, [7, 0], Player::One, awale::Variant::Standard);
+    assert_eq!(
+        run(greedy, &History::new(pos), &depth(1)).0,
+        Some(awale::Move(5))
+    );
+}
+
+#[test]
+fn basic_and_divine_take_the_tower() {
+    use Player::{One as Y, Two as R};
+    // Yellow to move: c1 yellow covering b1 red wins 2-0; b1 onto c1 or i9 alone loses a point.
+    let mut pos = Avalam::empty(avalam::Variant::Standard);
+    pos.set_tower(avalam::cell(1, 0), 1, R);
+    pos.set_tower(avalam::cell(2, 0), 1, Y);
+    pos.set_tower(avalam::cell(8, 8), 1, Y);
+    pos.set_side(Y);
+    for level in [Level::Basic, Level::Divine] {
+        let s = Settings {
+            level,
+            ..Settings::default()
+        };
+        let (mv, _) = run(s, &History::new(pos), &Limits::default());
+        assert_eq!(Avalam::format_move(mv.unwrap()), "c1b1", "{level:?}");
+    }
+}
+
+#[test]
+fn searchers_can_move_to_a_search_thread() {
+    fn send<T: Send>() {}
+    send::<Searcher<Avalam>>();
+    send::<Searcher<Awale>>();
+}
