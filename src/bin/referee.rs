@@ -31,6 +31,7 @@ use pion::referee::{signal, tournament};
 /// Spread a match over machines with --shard K/N, then: referee merge shard*.jsonl
 #[derive(Parser, Debug)]
 #[command(
+    name = "referee",
     version,
     about,
     long_about,

@@ -74,6 +74,9 @@ pub struct Summary {
     pub elo: Option<f64>,
     /// Half-width of its 95% interval (null when not finite).
     pub elo_error: Option<f64>,
+    /// Whether the estimate or its interval hit the model's limit (a score of 0% or 100%, or
+    /// close to it): Elo is then only a bound.
+    pub elo_clamped: bool,
     /// Likelihood that the first engine is the stronger.
     pub los: Option<f64>,
     /// Drawn games / games.
@@ -193,6 +196,7 @@ pub fn summarize(
         score: ratio(wdl.wins as f64 + wdl.draws as f64 / 2.0),
         elo: (games > 0).then_some(estimate.elo).and_then(finite),
         elo_error: (games > 0).then_some(estimate.error).and_then(finite),
+        elo_clamped: games > 0 && estimate.clamped,
         los: (games > 0).then_some(estimate.los).and_then(finite),
         draw_ratio: ratio(wdl.draws as f64),
         pentanomial: c.pentanomial,
@@ -238,6 +242,9 @@ impl Summary {
             );
         }
         let elo = match (self.elo, self.elo_error) {
+            (Some(e), Some(_)) if self.elo_clamped => format!(
+                "{e:+.1}, at the model's limit (a score near 0% or 100% has no finite Elo: play a closer opponent)"
+            ),
             (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1} (95%)"),
             (Some(e), None) => format!("{e:+.1}"),
             _ => "n/a (one side scored everything or nothing)".to_string(),
