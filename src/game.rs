@@ -165,15 +165,23 @@ impl<M: Copy + fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
     }
 }
 
-/// Keeps error messages one short line even for huge inputs.
+/// Keeps error messages one short line even for huge inputs: at most 40 characters of the
+/// input, with control characters (a newline, a NUL) escaped so the message stays on one line.
 pub fn shorten(text: &str) -> String {
     const LIMIT: usize = 40;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(LIMIT).collect();
-        format!("{head}...")
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == LIMIT {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 /// A rule that a position string, a move or a variant name breaks, with where it breaks it.
