@@ -245,7 +245,10 @@ fn avalam_closed_form_perft_2_matches_children_on_random_positions() {
         both_paths[usize::from(fast.count_moves() > 30)] += 1;
         if rng.random_bool(0.02) {
             assert_eq!(expected, board.perft(2), "{}", board.format());
-            assert_eq!(perft(&fast, 3), board.perft(3), "{}", board.format());
+            // The reference is slow: depth 3 only where the tree is small.
+            if fast.count_moves() < 100 {
+                assert_eq!(perft(&fast, 3), board.perft(3), "{}", board.format());
+            }
         }
     }
     assert!(both_paths.iter().all(|&n| n > 100), "{both_paths:?}");
