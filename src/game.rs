@@ -165,15 +165,23 @@ impl<M: Copy + fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
     }
 }
 
-/// Keeps error messages one short line even for huge inputs.
+/// Keeps error messages one short line even for huge inputs: at most 40 characters of the
+/// input, with control characters (a newline, a NUL) escaped so the message stays on one line.
 pub fn shorten(text: &str) -> String {
     const LIMIT: usize = 40;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(LIMIT).collect();
-        format!("{head}...")
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == LIMIT {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
     }
+    out
 }
 
 /// A rule that a position string, a move or a variant name breaks, with where it breaks it.
@@ -250,6 +258,14 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// A multi-line picture of the board for people at a terminal.
     fn pretty(&self) -> String;
 
+    /// The number of leaves two plies deep, i.e. `perft` at depth 2: for each legal move, the
+    /// number of legal replies, or 1 when the move ends the game; 1 when no move is legal here.
+    /// Perft calls it one ply above the leaves, so a game with a closed form for it (Avalam)
+    /// skips the whole last-but-one ply of copy-make.
+    fn count_moves_after_each(&self) -> u64 {
+        count_moves_after_each_by_children(self)
+    }
+
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: Self::Move) -> bool {
         let mut moves = Self::Moves::default();
@@ -274,13 +290,32 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     }
 }
 
-/// The number of leaves of the game tree `depth` plies deep; a finished game is a leaf.
-pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
-    if depth == 0 {
+/// [`Game::count_moves_after_each`] the obvious way: play each move and count the replies. It is
+/// the default of the trait method, and the reference that faster versions are tested against.
+pub fn count_moves_after_each_by_children<G: Game>(position: &G) -> u64 {
+    let mut moves = G::Moves::default();
+    position.legal_moves(&mut moves);
+    if moves.as_ref().is_empty() {
         return 1;
     }
-    if depth == 1 {
-        return position.count_moves().max(1) as u64;
+    moves
+        .as_ref()
+        .iter()
+        .map(|&mv| {
+            let mut child = *position;
+            child.play(mv);
+            child.count_moves().max(1) as u64
+        })
+        .sum()
+}
+
+/// The number of leaves of the game tree `depth` plies deep; a finished game is a leaf.
+pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
+    match depth {
+        0 => return 1,
+        1 => return position.count_moves().max(1) as u64,
+        2 => return position.count_moves_after_each(),
+        _ => {}
     }
     let mut moves = G::Moves::default();
     position.legal_moves(&mut moves);

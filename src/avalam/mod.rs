@@ -7,7 +7,9 @@
 pub mod eval;
 mod notation;
 
-use crate::game::{EndReason, Game, MoveList, NotationError, Outcome, Player};
+use crate::game::{
+    EndReason, Game, MoveList, NotationError, Outcome, Player, count_moves_after_each_by_children,
+};
 use crate::zobrist;
 
 /// Bits per row: nine cells and one padding bit.
@@ -208,6 +210,50 @@ impl Avalam {
     pub fn neighbours(sq: u32) -> u128 {
         NEIGHBOURS[sq as usize]
     }
+
+    /// Perft at depth 2 under the standard rules, in closed form, without playing any move.
+    ///
+    /// Call two adjacent towers whose heights add up to at most 5 a pair; the position has
+    /// `2 * pairs` moves. A move a->b never creates a pair: it removes every pair of a and of b
+    /// (`d(a) + d(b) - 1` of them, the pair a-b counted once) and the new tower on b pairs only
+    /// with those of b's other neighbours low enough for it. Summed over all moves, the first
+    /// part is `2 * pairs * (pairs + 1) - 2 * sum d(x)^2`, and the second needs only, for each
+    /// cell, how many neighbours it has of each height.
+    fn standard_replies(&self) -> u64 {
+        let pairs = self.count_moves() as u64 / 2;
+        if pairs == 0 {
+            return 1;
+        }
+        // A move removes at most 15 pairs (8 around each end, the pair a-b shared): with more,
+        // no move ends the game, so no child needs the "a finished game counts 1" rule.
+        if pairs <= 15 {
+            return count_moves_after_each_by_children(self);
+        }
+        let at_most = self.cumulative_heights();
+        let mut sum_d2 = 0u64;
+        let mut new_pairs = 0u64;
+        for hb in 1..MAX_HEIGHT {
+            let room = MAX_HEIGHT - hb;
+            for b in bits(self.heights[hb - 1]) {
+                let near = NEIGHBOURS[b as usize];
+                // below[m]: neighbours of b at most m high, for m = 0..=room.
+                let mut below = [0u64; MAX_HEIGHT];
+                for m in 1..=room {
+                    below[m] = (near & at_most[m]).count_ones() as u64;
+                }
+                let d = below[room];
+                sum_d2 += d * d;
+                // Sources a of height j onto b leave a tower of j + hb, which pairs with the
+                // neighbours of b at most 5 - j - hb high, a itself excluded (it is now empty).
+                for j in 1..room {
+                    let of_height_j = below[j] - below[j - 1];
+                    let partners = below[room - j] - u64::from(2 * j + hb <= MAX_HEIGHT);
+                    new_pairs += of_height_j * partners;
+                }
+            }
+        }
+        2 * (2 * pairs * (pairs + 1) - 2 * sum_d2 + new_pairs)
+    }
 }
 
 /// Iterates over the indices of the set bits of a set, lowest first.
@@ -335,6 +381,14 @@ impl Game for Avalam {
             ^ piece_key(to, height, yellow)
             ^ side_key();
         self.side = self.side.other();
+    }
+
+    fn count_moves_after_each(&self) -> u64 {
+        match self.variant {
+            Variant::Standard => self.standard_replies(),
+            // Own-colour moves can make new pairs (a new top colour), so no closed form here.
+            Variant::OwnColour => count_moves_after_each_by_children(self),
+        }
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -16,20 +16,27 @@ pub fn parse_cell(text: &str) -> Result<u32, NotationError> {
     let bytes = text.as_bytes();
     if bytes.len() != 2 {
         return Err(NotationError::new(format!(
-            "bad cell '{text}': a cell is a column a..i and a row 1..9, such as e4"
+            "bad cell '{}': a cell is a column a..i and a row 1..9, such as e4",
+            shorten(text)
         )));
     }
     let col = match bytes[0] {
         c @ b'a'..=b'i' => (c - b'a') as u32,
         _ => {
             return Err(NotationError::new(format!(
-                "no cell {text}: columns are a..i"
+                "no cell {}: columns are a..i",
+                shorten(text)
             )));
         }
     };
     let row = match bytes[1] {
         r @ b'1'..=b'9' => (r - b'1') as u32,
-        _ => return Err(NotationError::new(format!("no cell {text}: rows are 1..9"))),
+        _ => {
+            return Err(NotationError::new(format!(
+                "no cell {}: rows are 1..9",
+                shorten(text)
+            )));
+        }
     };
     Ok(cell(col, row))
 }

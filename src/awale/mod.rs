@@ -224,8 +224,11 @@ impl Game for Awale {
             return;
         }
         let own = row(self.side);
+        // A pit of 4 or more is never captured (sowing only adds to it, captures take 2s and
+        // 3s), so then every move leaves the opponent seeds and none needs to be sown to check.
+        let fed = self.pits[row(self.side.other())].iter().any(|&s| s >= 4);
         for pit in own.clone() {
-            if self.pits[pit] > 0 && self.feeds(pit) {
+            if self.pits[pit] > 0 && (fed || self.feeds(pit)) {
                 moves.push(Move(pit as u8));
             }
         }
