@@ -283,10 +283,16 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         }
         if !self.is_legal(mv) {
             return Err(NotationError::new(format!(
-                "illegal move {text} in this position"
+                "illegal move {text}: {}",
+                self.why_illegal(mv)
             )));
         }
         Ok(mv)
+    }
+
+    /// Why `mv`, which is not legal here, is illegal: for error messages a user can act on.
+    fn why_illegal(&self, _mv: Self::Move) -> String {
+        "it is not legal in this position".to_string()
     }
 }
 

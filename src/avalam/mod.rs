@@ -417,6 +417,39 @@ impl Game for Avalam {
         notation::parse_move(text)
     }
 
+    fn why_illegal(&self, mv: Move) -> String {
+        let (from, to) = (mv.from as u32, mv.to as u32);
+        let (from_height, from_top) = self.tower(from);
+        let (to_height, to_top) = self.tower(to);
+        let name = notation::cell_name;
+        if from == to {
+            format!("{} is both source and destination", name(from))
+        } else if from_height == 0 {
+            format!("{} is empty", name(from))
+        } else if to_height == 0 {
+            format!("{} is empty", name(to))
+        } else if NEIGHBOURS[from as usize] & (1u128 << to) == 0 {
+            format!("{} is not next to {}", name(to), name(from))
+        } else if from_height + to_height > MAX_HEIGHT {
+            format!(
+                "the tower would be {} high (at most {MAX_HEIGHT})",
+                from_height + to_height
+            )
+        } else if self.variant == Variant::OwnColour && from_top != self.side {
+            format!(
+                "{} is not topped by your colour (own-colour rules)",
+                name(from)
+            )
+        } else if self.variant == Variant::OwnColour && to_top == self.side {
+            format!(
+                "{} is topped by your own colour (own-colour rules)",
+                name(to)
+            )
+        } else {
+            "it is not legal in this position".to_string()
+        }
+    }
+
     fn format_move(mv: Move) -> String {
         notation::format_move(mv)
     }

@@ -300,3 +300,23 @@ fn pretty_shows_every_row_and_the_columns() {
     assert!(text.starts_with("9 |  .  . y1 r1  ."), "{text}");
     assert!(text.ends_with("a  b  c  d  e  f  g  h  i"), "{text}");
 }
+
+#[test]
+fn illegal_moves_are_explained() {
+    let position = Avalam::start(Variant::Standard);
+    let why = |p: &Avalam, text: &str| p.why_illegal(Avalam::parse_move(text).unwrap());
+    assert_eq!(why(&position, "a1b1"), "a1 is empty");
+    assert_eq!(why(&position, "a5a6"), "a6 is empty");
+    assert_eq!(why(&position, "a5a5"), "a5 is both source and destination");
+    assert_eq!(why(&position, "a5c5"), "c5 is not next to a5");
+    let tall = "........./........./........./........./........./........./........./........./y3r3.......";
+    let tall = Avalam::parse_position(tall, "1", Variant::Standard).unwrap();
+    assert_eq!(why(&tall, "a1b1"), "the tower would be 6 high (at most 5)");
+    let own = Avalam::parse_position(
+        tall.format_position().split(' ').next().unwrap(),
+        "1",
+        Variant::OwnColour,
+    )
+    .unwrap();
+    assert_eq!(why(&own, "b1a1"), "the tower would be 6 high (at most 5)");
+}

@@ -301,6 +301,24 @@ impl Game for Awale {
         notation::parse_move(text)
     }
 
+    fn why_illegal(&self, mv: Move) -> String {
+        let pit = mv.0 as usize;
+        if pit >= PITS {
+            "there is no such pit".to_string()
+        } else if !row(self.side).contains(&pit) {
+            format!(
+                "pit {} is player {}'s; player {} moves",
+                notation::pit_name(pit),
+                self.side.other().number(),
+                self.side.number()
+            )
+        } else if self.pits[pit] == 0 {
+            format!("pit {} is empty", notation::pit_name(pit))
+        } else {
+            "it leaves the opponent no seed, and another move feeds them".to_string()
+        }
+    }
+
     fn format_move(mv: Move) -> String {
         notation::format_move(mv)
     }

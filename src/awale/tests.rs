@@ -338,3 +338,13 @@ fn pretty_puts_player_two_on_top_right_to_left() {
     assert_eq!(lines[1], "2 |  2  1  0  9  8  7 | captured 0");
     assert_eq!(lines[2], "1 |  1  2  3  4  5  6 | captured 0");
 }
+
+#[test]
+fn illegal_moves_are_explained() {
+    let position = Awale::start(Variant::Standard);
+    let why = |text: &str| position.why_illegal(Awale::parse_move(text).unwrap());
+    assert_eq!(why("a"), "pit a is player 2's; player 1 moves");
+    let empty =
+        Awale::parse_position("0,4,4,4,4,4/4,4,4,4,4,4/4,0", "1", Variant::Standard).unwrap();
+    assert_eq!(empty.why_illegal(Move(0)), "pit A is empty");
+}

@@ -307,7 +307,8 @@ pub fn play<G: Game>(
                 if legal.as_ref().contains(&mv) {
                     Ok(mv)
                 } else {
-                    Err(format!("illegal move {} in this position", reply.text))
+                    let why = history.position().why_illegal(mv);
+                    Err(format!("illegal move {}: {why}", reply.text))
                 }
             });
         match checked {
