@@ -77,6 +77,9 @@ pub struct Summary {
     /// Whether the estimate or its interval hit the model's limit (a score of 0% or 100%, or
     /// close to it): Elo is then only a bound.
     pub elo_clamped: bool,
+    /// When every game was won (or lost), the one-sided 95% bound on the Elo difference
+    /// (a lower bound, or an upper bound when all were lost), which the interval cannot give.
+    pub elo_bound: Option<f64>,
     /// Likelihood that the first engine is the stronger.
     pub los: Option<f64>,
     /// Drawn games / games.
@@ -118,6 +121,18 @@ pub fn counts(engines: &[String; 2], records: &[GameRecord]) -> Counts {
         }
     }
     c
+}
+
+/// The one-sided 95% Clopper-Pearson bound on Elo when all `n` games were won (or all lost):
+/// the smallest per-game score `p` with `p^n >= 0.05`, turned into Elo.
+fn sweep_bound(wins: u64, draws: u64, losses: u64) -> Option<f64> {
+    let n = (wins + draws + losses) as f64;
+    if draws > 0 || n == 0.0 || (wins > 0 && losses > 0) {
+        return None;
+    }
+    let p = 0.05f64.powf(1.0 / n);
+    let elo = stats::score_to_elo(p);
+    Some(if wins > 0 { elo } else { -elo })
 }
 
 fn finite(x: f64) -> Option<f64> {
@@ -197,6 +212,7 @@ pub fn summarize(
         elo: (games > 0).then_some(estimate.elo).and_then(finite),
         elo_error: (games > 0).then_some(estimate.error).and_then(finite),
         elo_clamped: games > 0 && estimate.clamped,
+        elo_bound: sweep_bound(wdl.wins, wdl.draws, wdl.losses),
         los: (games > 0).then_some(estimate.los).and_then(finite),
         draw_ratio: ratio(wdl.draws as f64),
         pentanomial: c.pentanomial,
@@ -242,6 +258,17 @@ impl Summary {
             );
         }
         let elo = match (self.elo, self.elo_error) {
+            _ if self.elo_bound.is_some() => {
+                let bound = self.elo_bound.unwrap_or_default();
+                let side = if self.score.unwrap_or_default() > 0.5 {
+                    ">="
+                } else {
+                    "<="
+                };
+                format!(
+                    "{side} {bound:+.1} (95% one-sided: every game went one way, so there is no finite estimate)"
+                )
+            }
             (Some(e), Some(_)) if self.elo_clamped => format!(
                 "{e:+.1}, at the model's limit (a score near 0% or 100% has no finite Elo: play a closer opponent)"
             ),
@@ -309,6 +336,17 @@ pub fn sprt_line(s: &Sprt) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clean_sweep_gets_a_one_sided_bound() {
+        // 0.05^(1/200) = 0.9851330, and -400 log10(1/0.9851330 - 1) = 728.51 (Python, math module).
+        let bound = sweep_bound(200, 0, 0).unwrap();
+        assert!((bound - 728.51).abs() < 0.01, "{bound}");
+        assert_eq!(sweep_bound(0, 0, 200), Some(-bound));
+        assert_eq!(sweep_bound(199, 1, 0), None);
+        assert_eq!(sweep_bound(100, 0, 100), None);
+        assert_eq!(sweep_bound(0, 0, 0), None);
+    }
 
     fn record(game: u64, result: &str, reason: Reason, loser: Option<&str>) -> GameRecord {
         let (first, second) = if game.is_multiple_of(2) {

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Plays the level table of README.md with the referee: pion at Level max against the yardstick
+# levels and against MCTS at equal time, colour-swapped pairs, random openings, 100 ms per move.
+#
+# Usage: scripts/level-table.sh [GAMES] [OUTDIR]     (defaults: 200 games, target/level-table)
+# Each match writes OUTDIR/<name>.jsonl (resumable: run the script again to continue) and
+# OUTDIR/<name>.json (the summary); the last lines print one summary line per match.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+games=${1:-200}
+out=${2:-target/level-table}
+mkdir -p "$out"
+cargo build --release --quiet
+pion=./target/release/pion
+referee=./target/release/referee
+
+match() { # name game opponent-options...
+  local name=$1 game=$2
+  shift 2
+  local resume=()
+  [ -s "$out/$name.jsonl" ] && resume=(--resume)
+  "$referee" --game "$game" \
+    --engine name=max cmd="$pion" option.Level=max \
+    --engine name=opponent cmd="$pion" "$@" \
+    --games "$games" --concurrency 2 --tc movetime=100 \
+    --openings random-plies=4 --seed 1 --out "$out/$name.jsonl" "${resume[@]}" \
+    --json >"$out/$name.json"
+}
+
+match avalam-max-divine avalam option.Level=divine
+match avalam-max-mcts avalam option.Search=mcts
+match awale-max-divine awale option.Level=divine
+match awale-max-mcts awale option.Search=mcts
+
+for f in "$out"/*.json; do
+  python3 - "$f" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+e = s["engines"]["max"]
+if s.get("elo_bound") is not None:
+    elo = f'{">=" if s["score"] > 0.5 else "<="} {s["elo_bound"]:+.0f} (95% one-sided bound: every game went one way)'
+elif s["elo"] is None:
+    elo = "n/a"
+else:
+    elo = f'{s["elo"]:+.0f} +/- {s["elo_error"]:.0f} (95%)'
+print(f'{sys.argv[1].split("/")[-1][:-5]:<20} games {s["games"]:>4}  max W/D/L {e["wins"]}/{e["draws"]}/{e["losses"]}'
+      f'  score {100 * s["score"]:.1f}%  Elo {elo}  LOS {100 * (s["los"] or 0):.1f}%  forfeits {s["forfeits"] or "none"}')
+PY
+done
