@@ -1,0 +1,71 @@
+//! A short match of pion against the Python example engine, through the real referee.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn have_python() -> bool {
+    Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn pion_beats_the_python_random_engine_through_the_referee() {
+    if !have_python() {
+        eprintln!("python3 is not on PATH: skipping the match against scripts/random_engine.py");
+        return;
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!("pion-referee-pion-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.jsonl");
+    let script = root.join("scripts/random_engine.py");
+    for game in ["avalam", "awale"] {
+        let _ = std::fs::remove_file(&out);
+        let result = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .current_dir(&dir)
+            .args(["--game", game, "--engine", "name=pion"])
+            .arg(format!("cmd={}", env!("CARGO_BIN_EXE_pion")))
+            .args(["--engine", "name=random"])
+            .arg(format!("cmd=python3 {}", script.display()))
+            .args([
+                "--games",
+                "4",
+                "--tc",
+                "movetime=30",
+                "--openings",
+                "random-plies=2",
+            ])
+            .args(["--seed", "3", "--json", "--out"])
+            .arg(&out)
+            .output()
+            .expect("the referee runs");
+        assert!(
+            result.status.success(),
+            "{game}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let summary: serde_json::Value =
+            serde_json::from_slice(&result.stdout).expect("one JSON summary on stdout");
+        assert_eq!(summary["games"], 4, "{summary}");
+        assert_eq!(
+            summary["forfeits"],
+            serde_json::json!({}),
+            "{game}: {summary}"
+        );
+        let pion = &summary["engines"]["pion"];
+        assert!(
+            pion["wins"].as_u64().unwrap() >= 3,
+            "{game}: pion wins: {summary}"
+        );
+        let records = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(records.lines().count(), 4);
+        for line in records.lines() {
+            let record: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(record["reason"], "normal", "{line}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
