@@ -4,6 +4,8 @@
 //! protocol parser and formatter, the engine session and the referee. The two binaries are thin
 //! command-line front ends over it.
 
+#![warn(missing_docs)]
+
 pub mod avalam;
 pub mod awale;
 pub mod engine;
