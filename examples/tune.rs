@@ -1,0 +1,349 @@
+//! Fits the evaluation weights of a game to self-play results:
+//! `cargo run --release --example tune -- <avalam|awale> [games] [nodes] [seed]`
+//! (defaults: 2000 games, 4000 nodes per move, seed 1).
+//!
+//! Method.
+//! 1. Data: `games` self-play games of pion's alpha-beta (`Level max`, the weights in the eval
+//!    file) at a fixed node budget per move, each from its own random opening of 4 to 9 (Avalam)
+//!    or 4 to 11 (Awale) uniformly random plies drawn from a xoshiro generator seeded by `seed`
+//!    (so a run is reproducible). Every position after the opening that is not over and that the
+//!    evaluation would really be asked about (Avalam positions with an `exact_value` are scored by
+//!    the search without the evaluation, so they are left out) becomes a sample: its feature
+//!    vector `features(pos)` (side to move's view, the same vector `evaluate` multiplies by
+//!    `WEIGHTS`) and the game's final point margin for the side to move.
+//! 2. Least squares (the fit used): `evaluate` is defined as the expected final margin in
+//!    hundredths of a point, so the weights are the ridge least-squares solution of
+//!    `w . f ~= 100 * margin` (normal equations, lambda = 1e-3 per sample to keep an unused
+//!    feature at 0), solved by Gaussian elimination. No intercept: `evaluate` has none.
+//! 3. Texel cross-check: a logistic regression of the game result (1, 1/2, 0 for the side to
+//!    move) on the same features, fitted by Newton's method, then scaled onto the centi-point
+//!    axis by the one factor that best fits the margins. Its direction tells whether the
+//!    least-squares weights are pulled by a few lopsided margins.
+//! 4. Games are split by index: every fifth game is held out, and both fits and the current
+//!    weights are scored there (margin RMSE in points, result log-loss at the best scale), so an
+//!    over-fitted weight shows up as a worse held-out score.
+//!
+//! The weights it prints are rounded to integers for the `WEIGHTS` constant; a change is kept
+//! only after a referee match between the old and new binaries shows a gain (see README.md).
+
+// The small dense matrix code below reads best with explicit indices.
+#![allow(clippy::needless_range_loop)]
+
+use std::sync::atomic::AtomicBool;
+
+use pion::avalam::Avalam;
+use pion::awale::Awale;
+use pion::game::History;
+use pion::search::{Limits, SearchGame, Searcher, Settings};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+/// What the tuner needs from a game: its feature vector and current weights.
+trait Tunable: SearchGame {
+    /// Feature names, in order.
+    const NAMES: &'static [&'static str];
+    /// The weights in the eval file.
+    const CURRENT: &'static [i32];
+    /// The range of random opening plies.
+    const OPENING: (usize, usize);
+    /// The evaluation's feature vector.
+    fn feature_vector(&self) -> Vec<f64>;
+}
+
+impl Tunable for Avalam {
+    const NAMES: &'static [&'static str] = &pion::avalam::eval::FEATURE_NAMES;
+    const CURRENT: &'static [i32] = &pion::avalam::eval::WEIGHTS;
+    const OPENING: (usize, usize) = (4, 9);
+    fn feature_vector(&self) -> Vec<f64> {
+        pion::avalam::eval::features(self)
+            .iter()
+            .map(|&x| x as f64)
+            .collect()
+    }
+}
+
+impl Tunable for Awale {
+    const NAMES: &'static [&'static str] = &pion::awale::eval::FEATURE_NAMES;
+    const CURRENT: &'static [i32] = &pion::awale::eval::WEIGHTS;
+    const OPENING: (usize, usize) = (4, 11);
+    fn feature_vector(&self) -> Vec<f64> {
+        pion::awale::eval::features(self)
+            .iter()
+            .map(|&x| x as f64)
+            .collect()
+    }
+}
+
+/// One labelled position.
+struct Sample {
+    features: Vec<f64>,
+    /// Final margin in points for the side to move.
+    margin: f64,
+    /// 1, 0.5 or 0 for the side to move.
+    result: f64,
+    /// Held out of the fit.
+    held_out: bool,
+}
+
+fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut samples = Vec::new();
+    let mut plies_total = 0;
+    for g in 0..games {
+        let settings = Settings {
+            seed: rng.random(),
+            hash_mib: 4,
+            ..Settings::default()
+        };
+        let mut players = [Searcher::<G>::new(settings), Searcher::<G>::new(settings)];
+        let mut game = History::new(G::start(G::Variant::default()));
+        let opening = rng.random_range(G::OPENING.0..=G::OPENING.1);
+        let mut positions = Vec::new();
+        while game.outcome().is_none() {
+            let ply = game.moves().len();
+            let mv = if ply < opening {
+                let mut moves = G::Moves::default();
+                game.legal_moves(&mut moves);
+                let list = moves.as_ref();
+                list[rng.random_range(0..list.len())]
+            } else {
+                let pos = *game.position();
+                if pos.exact_value().is_none() {
+                    positions.push(pos);
+                }
+                let side = pos.side_to_move().index();
+                players[side]
+                    .search(&game, &limits, &stop, &mut |_| {})
+                    .expect("a move while the game is on")
+            };
+            game.play(mv);
+        }
+        plies_total += game.moves().len();
+        let outcome = game.outcome().expect("over");
+        for pos in positions {
+            let margin = outcome.margin_for(pos.side_to_move()) as f64;
+            samples.push(Sample {
+                features: pos.feature_vector(),
+                margin,
+                result: 0.5 + 0.5 * margin.signum(),
+                held_out: g % 5 == 4,
+            });
+        }
+        if (g + 1) % 200 == 0 {
+            eprintln!("{} games, {} samples", g + 1, samples.len());
+        }
+    }
+    eprintln!(
+        "{games} games, {:.1} plies per game, {} samples",
+        plies_total as f64 / games as f64,
+        samples.len()
+    );
+    samples
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting.
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for c in 0..n {
+        let p = (c..n)
+            .max_by(|&i, &j| a[i][c].abs().total_cmp(&a[j][c].abs()))
+            .expect("non-empty");
+        a.swap(c, p);
+        b.swap(c, p);
+        for r in c + 1..n {
+            let k = a[r][c] / a[c][c];
+            for j in c..n {
+                a[r][j] -= k * a[c][j];
+            }
+            b[r] -= k * b[c];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let s: f64 = (r + 1..n).map(|j| a[r][j] * x[j]).sum();
+        x[r] = (b[r] - s) / a[r][r];
+    }
+    x
+}
+
+fn dot(w: &[f64], f: &[f64]) -> f64 {
+    w.iter().zip(f).map(|(a, b)| a * b).sum()
+}
+
+/// Ridge least squares of `100 * margin` on the features.
+fn least_squares(train: &[&Sample], n: usize) -> Vec<f64> {
+    let mut a = vec![vec![0.0; n]; n];
+    let mut b = vec![0.0; n];
+    for s in train {
+        for i in 0..n {
+            b[i] += s.features[i] * 100.0 * s.margin;
+            for j in 0..n {
+                a[i][j] += s.features[i] * s.features[j];
+            }
+        }
+    }
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] += 1e-3 * train.len() as f64;
+    }
+    solve(a, b)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Logistic regression of the result on the features (weights in logits per unit), by Newton.
+fn logistic(train: &[&Sample], n: usize) -> Vec<f64> {
+    let mut w = vec![0.0; n];
+    for _ in 0..25 {
+        let mut h = vec![vec![0.0; n]; n];
+        let mut g = vec![0.0; n];
+        for s in train {
+            let p = sigmoid(dot(&w, &s.features));
+            for i in 0..n {
+                g[i] += (s.result - p) * s.features[i];
+                for j in 0..n {
+                    h[i][j] += p * (1.0 - p) * s.features[i] * s.features[j];
+                }
+            }
+        }
+        for (i, row) in h.iter_mut().enumerate() {
+            row[i] += 1e-3 * train.len() as f64;
+            g[i] -= 1e-3 * train.len() as f64 * w[i];
+        }
+        let step = solve(h, g);
+        let size: f64 = step.iter().map(|x| x.abs()).sum();
+        for i in 0..n {
+            w[i] += step[i];
+        }
+        if size < 1e-9 {
+            break;
+        }
+    }
+    w
+}
+
+/// The factor `k` that best fits `100 * margin ~= k * (w . f)`.
+fn margin_scale(samples: &[&Sample], w: &[f64]) -> f64 {
+    let (mut num, mut den) = (0.0, 0.0);
+    for s in samples {
+        let e = dot(w, &s.features);
+        num += e * 100.0 * s.margin;
+        den += e * e;
+    }
+    num / den.max(1e-12)
+}
+
+/// Held-out margin RMSE in points.
+fn rmse(samples: &[&Sample], w: &[f64]) -> f64 {
+    let sse: f64 = samples
+        .iter()
+        .map(|s| (dot(w, &s.features) / 100.0 - s.margin).powi(2))
+        .sum();
+    (sse / samples.len() as f64).sqrt()
+}
+
+/// Held-out result log-loss of `sigmoid(k * eval / 100)` at the best `k` on the training set.
+fn log_loss(train: &[&Sample], test: &[&Sample], w: &[f64]) -> (f64, f64) {
+    let loss = |set: &[&Sample], k: f64| {
+        set.iter()
+            .map(|s| {
+                let p = sigmoid(k * dot(w, &s.features) / 100.0).clamp(1e-9, 1.0 - 1e-9);
+                -(s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln())
+            })
+            .sum::<f64>()
+            / set.len() as f64
+    };
+    // Golden-section search for the scale on the training set.
+    let (mut lo, mut hi) = (1e-4f64, 10.0f64);
+    for _ in 0..60 {
+        let m1 = hi - (hi - lo) / 1.618;
+        let m2 = lo + (hi - lo) / 1.618;
+        if loss(train, m1) < loss(train, m2) {
+            hi = m2;
+        } else {
+            lo = m1;
+        }
+    }
+    let k = (lo + hi) / 2.0;
+    (loss(test, k), k)
+}
+
+fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
+    let samples = self_play::<G>(games, nodes, seed);
+    let n = G::NAMES.len();
+    let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
+    let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
+    let current: Vec<f64> = G::CURRENT.iter().map(|&w| w as f64).collect();
+    let lsq = least_squares(&train, n);
+    let logit = logistic(&train, n);
+    let texel: Vec<f64> = {
+        let k = margin_scale(&train, &logit);
+        logit.iter().map(|w| w * k).collect()
+    };
+    println!(
+        "{}: {} train and {} held-out samples, {games} games at {nodes} nodes, seed {seed}",
+        G::NAME,
+        train.len(),
+        test.len()
+    );
+    println!(
+        "{:<18}{:>10}{:>10}{:>10}",
+        "feature", "current", "lsq", "texel"
+    );
+    for i in 0..n {
+        println!(
+            "{:<18}{:>10}{:>10.0}{:>10.0}",
+            G::NAMES[i],
+            G::CURRENT[i],
+            lsq[i],
+            texel[i]
+        );
+    }
+    for (name, w) in [("current", &current), ("lsq", &lsq), ("texel", &texel)] {
+        let rounded: Vec<f64> = w.iter().map(|x| x.round()).collect();
+        let (ll, k) = log_loss(&train, &test, &rounded);
+        println!(
+            "{name:<8} held-out margin rmse {:.3} points, result log-loss {ll:.4} (scale {k:.3})",
+            rmse(&test, &rounded)
+        );
+    }
+    let ints: Vec<String> = lsq.iter().map(|x| format!("{:.0}", x)).collect();
+    println!("WEIGHTS (lsq) = [{}]", ints.join(", "));
+    let ints: Vec<String> = texel.iter().map(|x| format!("{:.0}", x)).collect();
+    println!("WEIGHTS (texel) = [{}]", ints.join(", "));
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: tune <avalam|awale> [games] [nodes] [seed]";
+    let number = |i: usize, default: u64| -> u64 {
+        match args.get(i) {
+            None => default,
+            Some(a) => a.parse().unwrap_or_else(|_| {
+                eprintln!("{usage}: {a:?} is not a number");
+                std::process::exit(2);
+            }),
+        }
+    };
+    let games = number(2, 2000) as usize;
+    let nodes = number(3, 4000);
+    let seed = number(4, 1);
+    if games < 5 {
+        eprintln!("{usage}: at least 5 games (every fifth one is held out)");
+        std::process::exit(2);
+    }
+    match args.get(1).map(String::as_str) {
+        Some("avalam") => run::<Avalam>(games, nodes, seed),
+        Some("awale") => run::<Awale>(games, nodes, seed),
+        _ => {
+            eprintln!("{usage}");
+            std::process::exit(2);
+        }
+    }
+}
