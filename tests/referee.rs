@@ -646,6 +646,22 @@ fn sprt_stops_a_lopsided_match() {
         "stopped after a whole pair, early: {games}"
     );
     assert_eq!(records(&dir.join("games.jsonl")).len() as u64, games);
+    // It stopped at the first decision: without the last pair the test was still undecided.
+    let lines = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let earlier: Vec<&str> = lines.lines().take(games as usize - 2).collect();
+    std::fs::write(dir.join("earlier.jsonl"), earlier.join("\n") + "\n").unwrap();
+    let merged = referee(
+        &dir,
+        &[
+            "merge",
+            "earlier.jsonl",
+            "--sprt",
+            "elo0=0",
+            "elo1=10",
+            "--json",
+        ],
+    );
+    assert_eq!(summary(&merged)["sprt"]["decision"], "continue");
     assert!(
         stderr(&out).contains("LLR"),
         "the test is printed after each pair"

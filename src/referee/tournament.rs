@@ -47,7 +47,9 @@ enum Message {
     Ready,
     Fatal(String),
     Record(Box<GameRecord>),
-    PairDone,
+    /// A pair is finished; the worker waits for the answer on the sender before it starts
+    /// another, so that a decided SPRT stops every worker before its next pair.
+    PairDone(std::sync::mpsc::Sender<()>),
 }
 
 struct Shared {
@@ -273,6 +275,8 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                         // Losing records silently is the one thing a referee must not do.
                         shared.stop.store(true, Ordering::SeqCst);
                         bar.abandon();
+                        // Workers waiting for a pair's answer see the channel close and end.
+                        drop(rx);
                         for handle in handles {
                             let _ = handle.join();
                         }
@@ -282,7 +286,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                     bar.inc(1);
                     bar.set_message(progress_message(&names, &records));
                 }
-                Ok(Message::PairDone) => {
+                Ok(Message::PairDone(done)) => {
                     if let Some(state) = sprt_of(&records) {
                         bar.suspend(|| eprintln!("{}", summary::sprt_line(&state)));
                         if state.decision != "continue" && !shared.stop.swap(true, Ordering::SeqCst)
@@ -290,6 +294,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                             sprt_stopped = true;
                         }
                     }
+                    let _ = done.send(());
                 }
                 Ok(Message::Ready | Message::Fatal(_)) => {}
                 Err(RecvTimeoutError::Timeout) => {}
@@ -441,7 +446,10 @@ fn play_jobs<G: Game>(
                 return;
             }
         }
-        let _ = tx.send(Message::PairDone);
+        let (done, answered) = std::sync::mpsc::channel();
+        if tx.send(Message::PairDone(done)).is_err() || answered.recv().is_err() {
+            return;
+        }
     }
 }
 
