@@ -537,7 +537,23 @@ fn resume_reaches_the_same_totals() {
     other.extend(["--resume".to_string(), "--seed".into(), "99".into()]);
     let mismatch = referee(&dir, &other.iter().map(String::as_str).collect::<Vec<_>>());
     assert_eq!(mismatch.status.code(), Some(1));
-    assert!(stderr(&mismatch).contains("opening"));
+    assert!(stderr(&mismatch).contains("other conditions"));
+
+    // So does a match under another time control: records of two matches never mix.
+    let mut other = args("part.jsonl");
+    let tc = other
+        .iter()
+        .position(|a| a == "--tc")
+        .expect("the match sets --tc");
+    other[tc + 1] = "movetime=7".into();
+    other.push("--resume".to_string());
+    let mismatch = referee(&dir, &other.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(mismatch.status.code(), Some(1));
+    assert!(
+        stderr(&mismatch).contains("other conditions"),
+        "{}",
+        stderr(&mismatch)
+    );
 }
 
 #[test]
@@ -601,6 +617,16 @@ fn shards_merge_into_the_unsharded_report() {
     sharded.extend(strip("s2.jsonl"));
     sharded.sort_by_key(|(g, _)| *g);
     assert_eq!(sharded, strip("whole.jsonl"));
+
+    // A merge that lacks a shard still reports, and says games are missing.
+    let partial = referee(&dir, &["merge", "s1.jsonl", "--json"]);
+    assert!(partial.status.success());
+    assert!(
+        stderr(&partial).contains("of the match's 7 games"),
+        "{}",
+        stderr(&partial)
+    );
+    assert!(!stderr(&merged).contains("of the match's"));
 }
 
 #[test]

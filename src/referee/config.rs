@@ -323,113 +323,26 @@ pub struct MatchConfig {
     pub log_dir: PathBuf,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn words(text: &str) -> Vec<String> {
-        text.split(' ').map(str::to_string).collect()
-    }
-
-    #[test]
-    fn time_controls() {
-        assert_eq!(
-            TimeControl::parse("movetime=100").unwrap(),
-            TimeControl::MoveTime(100)
-        );
-        assert_eq!(
-            TimeControl::parse("depth=3").unwrap(),
-            TimeControl::Depth(3)
-        );
-        assert_eq!(
-            TimeControl::parse("nodes=5000").unwrap(),
-            TimeControl::Nodes(5000)
-        );
-        let clock = |base_ms, inc_ms, moves_to_go| TimeControl::Clock {
-            base_ms,
-            inc_ms,
-            moves_to_go,
+impl MatchConfig {
+    /// The conditions every game of this match is played under, as one line: the match size,
+    /// the time controls, the engines' options, the variant and adjudication. Engine commands,
+    /// paths and the shard are left out, since shards may run on machines with other paths.
+    pub fn conditions(&self) -> String {
+        let engine = |e: &EngineSpec| {
+            let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            format!("{}: tc {:?} options [{}]", e.name, e.tc, options.join(" "))
         };
-        assert_eq!(
-            TimeControl::parse("tc=10+0.1").unwrap(),
-            clock(10_000, 100, None)
-        );
-        assert_eq!(
-            TimeControl::parse("10+0.1").unwrap(),
-            clock(10_000, 100, None)
-        );
-        assert_eq!(
-            TimeControl::parse("tc=40/60+0.5").unwrap(),
-            clock(60_000, 500, Some(40))
-        );
-        assert_eq!(TimeControl::parse("tc=2.5").unwrap(), clock(2_500, 0, None));
-        for bad in [
-            "movetime=-1",
-            "depth=x",
-            "tc=0+1",
-            "tc=0/5",
-            "tc=a+b",
-            "speed=3",
-            "tc=1+-1",
-        ] {
-            assert!(TimeControl::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn engine_words() {
-        let spec = EngineSpec::parse(&words(
-            "name=new cmd=./pion option.Level=max option.Hash=64 dir=/tmp tc=movetime=50",
-        ))
-        .unwrap();
-        assert_eq!(spec.name, "new");
-        assert_eq!(spec.command, ["./pion"]);
-        assert_eq!(spec.dir, Some(PathBuf::from("/tmp")));
-        assert_eq!(
-            spec.options,
-            [
-                ("Level".to_string(), "max".to_string()),
-                ("Hash".into(), "64".into())
-            ]
-        );
-        assert_eq!(spec.tc, Some(TimeControl::MoveTime(50)));
-        // One word holding a quoted command line, as the shell hands it over.
-        let spec = EngineSpec::parse(&["cmd=python3 'my engine.py' --fast".to_string()]).unwrap();
-        assert_eq!(spec.command, ["python3", "my engine.py", "--fast"]);
-        assert_eq!(spec.name, "python3");
-        for bad in [
-            "name=x",
-            "name=x cmd=",
-            "name=x cmd=a colour=red",
-            "cmd=a option.=1",
-            "name=a/b cmd=a",
-        ] {
-            assert!(EngineSpec::parse(&words(bad)).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn shards_deal_pairs_round_robin() {
-        let shard = Shard::parse("2/3").unwrap();
-        assert_eq!(shard, Shard { index: 1, count: 3 });
-        let owned: Vec<u64> = (0..9).filter(|&p| shard.owns(p)).collect();
-        assert_eq!(owned, [1, 4, 7]);
-        for bad in ["0/3", "4/3", "1", "a/b"] {
-            assert!(Shard::parse(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn sprt_words() {
-        let s = SprtSpec::parse(&words("elo0=0 elo1=5")).unwrap();
-        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.05));
-        for bad in [
-            "elo0=5 elo1=0",
-            "elo1=5",
-            "elo0=0 elo1=5 alpha=0.7",
-            "elo0=0 elo1=nan",
-        ] {
-            assert!(SprtSpec::parse(&words(bad)).is_err(), "{bad}");
-        }
+        format!(
+            "games {} tc {:?} margin {}ms variant {} maxplies {:?} {:?} seed {} | {} | {}",
+            self.games,
+            self.tc,
+            self.time_margin.as_millis(),
+            self.variant.as_deref().unwrap_or("standard"),
+            self.max_plies,
+            self.max_plies_rule,
+            self.seed,
+            engine(&self.engines[0]),
+            engine(&self.engines[1])
+        )
     }
 }

@@ -78,6 +78,11 @@ pub struct GameRecord {
     pub times_ms: Vec<u64>,
     /// The seed the engines were given for this game (when they have a `Seed` option).
     pub seed: u64,
+    /// The conditions of the match (size, time controls, options, adjudication), which every
+    /// game of one match shares: a resume or a merge refuses records of other conditions.
+    pub conditions: String,
+    /// The number of games of the whole match (all shards together).
+    pub match_games: u64,
 }
 
 impl GameRecord {
@@ -167,6 +172,15 @@ pub fn check_consistent(records: &[GameRecord]) -> Result<()> {
                 "the records mix matches: engines {:?} and {:?}",
                 records[0].engines,
                 record.engines
+            );
+        }
+        if record.conditions != records[0].conditions {
+            bail!(
+                "the records mix matches: game {} was played under '{}', game {} under '{}'",
+                records[0].game,
+                records[0].conditions,
+                record.game,
+                record.conditions
             );
         }
         if !seen.insert(record.game) {

@@ -86,6 +86,15 @@ fn resume_records<G: Game>(
                 names
             );
         }
+        if record.conditions != config.conditions() {
+            bail!(
+                "{}: game {} was played under other conditions: '{}', not '{}'",
+                path.display(),
+                record.game,
+                record.conditions,
+                config.conditions()
+            );
+        }
         if record.rules != G::NAME {
             bail!(
                 "{}: game {} is {}, not {}",
@@ -441,6 +450,8 @@ fn play_jobs<G: Game>(
                 score: outcome.score,
                 times_ms: outcome.times_ms,
                 seed: settings.seed,
+                conditions: config.conditions(),
+                match_games: config.games,
             };
             if tx.send(Message::Record(Box::new(record))).is_err() {
                 return;
@@ -467,6 +478,14 @@ pub fn merge(
     }
     check_consistent(&records)?;
     records.sort_by_key(|r| r.game);
+    let expected = records[0].match_games;
+    if (records.len() as u64) < expected {
+        // A report of part of a match is still a report, but say so: a shard may be missing.
+        eprintln!(
+            "referee merge: {} of the match's {expected} games are in these files (a shard missing or unfinished?)",
+            records.len()
+        );
+    }
     let names = records[0].engines.clone();
     Ok(summary::summarize(&names, &records, sprt))
 }
