@@ -114,14 +114,14 @@ impl<G: Evaluate> Search<'_, G> {
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.is_repetition(pos) {
             self.path_dependent += 1;
-            return value::terminal(Self::margin(pos), ply);
+            return value::terminal(Self::margin(pos));
         }
-        if let Some((margin, plies)) = pos.exact_value() {
-            return value::terminal(margin, ply + plies as usize);
+        if let Some((margin, _)) = pos.exact_value() {
+            return value::terminal(margin);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             if pos.outcome().is_some() {
-                return value::terminal(Self::margin(pos), ply);
+                return value::terminal(Self::margin(pos));
             }
             self.unproven += 1;
             return value::heuristic(pos.evaluate());
@@ -129,7 +129,7 @@ impl<G: Evaluate> Search<'_, G> {
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
         if moves.as_ref().is_empty() {
-            return value::terminal(Self::margin(pos), ply);
+            return value::terminal(Self::margin(pos));
         }
         pos.prune_equivalent(&mut moves);
 
@@ -137,7 +137,7 @@ impl<G: Evaluate> Search<'_, G> {
         let mut tt_move = 0;
         if let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv;
-            let v = value::from_table(hit.value, ply);
+            let v = hit.value;
             if ply > 0 && (hit.proven || hit.depth as i32 >= depth) {
                 let cut = match hit.bound {
                     Bound::Exact => true,
@@ -247,7 +247,7 @@ impl<G: Evaluate> Search<'_, G> {
         self.tt.store(
             key,
             depth.clamp(0, 255) as u8,
-            value::to_table(best, ply),
+            best,
             bound,
             best_code,
             proven,
