@@ -140,6 +140,49 @@ impl Structure {
         s
     }
 
+    /// The exact final margin for the side to move and the plies left, when only items remain;
+    /// the same as `Structure::of(pos).exact(pos)`, but it gives up at the first component that
+    /// is not an item (the common case at search leaves, which must stay cheap).
+    pub fn exact_value(pos: &Avalam) -> Option<(i32, u32)> {
+        if pos.variant() != Variant::Standard {
+            return None;
+        }
+        let edges = edges(pos);
+        let live = edges.iter().fold(0, |acc, e| acc | e);
+        if live == 0 {
+            return None;
+        }
+        let me = pos.side_to_move();
+        let mine = pos.towers_of(me);
+        let mut margin = mine.count_ones() as i32 - pos.towers_of(me.other()).count_ones() as i32;
+        let (mut rest, mut items, mut mixed) = (live, 0, 0);
+        while rest != 0 {
+            let seed = rest & rest.wrapping_neg();
+            let mut comp = seed;
+            let mut frontier = seed;
+            while frontier != 0 {
+                let next = partners_of(frontier, &edges) & !comp;
+                comp |= next;
+                frontier = next;
+                if comp.count_ones() as usize > MAX_ITEM {
+                    return None;
+                }
+            }
+            item_move(pos, comp, mine)?;
+            rest &= !comp;
+            items += 1;
+            let own = comp & mine;
+            if own == 0 {
+                margin += 1;
+            } else if own == comp {
+                margin -= 1;
+            } else {
+                mixed += 1;
+            }
+        }
+        Some((margin + mixed % 2, items))
+    }
+
     /// The exact final margin for the side to move and the plies left, when only items remain.
     pub fn exact(&self, pos: &Avalam) -> Option<(i32, u32)> {
         if self.live == 0 || self.items != self.live {
@@ -170,6 +213,19 @@ impl Structure {
 /// When the component `comp` (at most [`MAX_ITEM`] towers) is an item, its best move for the
 /// side to move (covering an opponent's tower if it holds one, the lowest such move otherwise).
 fn item_move(pos: &Avalam, comp: u128, mine: u128) -> Option<Move> {
+    if comp.count_ones() == 2 {
+        // A lone pair (the common case): its only edge, onto the opponent's tower if any.
+        let (low, high) = (comp.trailing_zeros(), 127 - comp.leading_zeros());
+        let (from, to) = if mine & (1u128 << low) != 0 {
+            (low, high)
+        } else {
+            (high, low)
+        };
+        return Some(Move {
+            from: from as u8,
+            to: to as u8,
+        });
+    }
     let mut sq = [0u32; MAX_ITEM];
     let mut h = [0usize; MAX_ITEM];
     let mut n = 0;
@@ -288,6 +344,7 @@ mod tests {
                 assert_eq!(margin, truth, "{}", pos.format_position());
                 assert_eq!(plies, s.item_count);
             }
+            assert_eq!(Structure::exact_value(&pos), s.exact(&pos));
             let mut moves = <Avalam as Game>::Moves::default();
             pos.legal_moves(&mut moves);
             if moves.is_empty() {

@@ -148,7 +148,7 @@ impl Evaluate for Avalam {
 
     /// Exact when only one-move components are left (see [`super::endgame`]).
     fn exact_value(&self) -> Option<(i32, u32)> {
-        Structure::of(self).exact(self)
+        Structure::exact_value(self)
     }
 
     /// Keeps one move among the one-move components: the one that dominates the others.

@@ -116,7 +116,11 @@ impl<G: Evaluate> Search<'_, G> {
             self.path_dependent += 1;
             return value::terminal(Self::margin(pos));
         }
-        if let Some((margin, _)) = pos.exact_value() {
+        // Not at the root: the root must still search its moves to know which one keeps the
+        // value (the children are then scored exactly at once).
+        if ply > 0
+            && let Some((margin, _)) = pos.exact_value()
+        {
             return value::terminal(margin);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
