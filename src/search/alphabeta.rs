@@ -13,6 +13,9 @@ use super::value::{self, INFINITY, MAX_PLY};
 use super::{Evaluate, Info, Limits};
 use crate::game::History;
 
+/// The shallowest remaining depth at which children are probed before searching (ETC).
+const ETC_DEPTH: i32 = 3;
+
 /// Move-ordering memory kept between searches: history counters and killer moves.
 pub struct Heuristics {
     history: Vec<i32>,
@@ -153,6 +156,27 @@ impl<G: Evaluate> Search<'_, G> {
                         self.unproven += 1;
                     }
                     return v;
+                }
+            }
+        }
+
+        // Enhanced transposition cut-off: a child already known to be bad enough for the
+        // opponent refutes this node without searching anything (moves commute a lot in
+        // Avalam, so children are often in the table). Only where a subtree is worth a probe,
+        // and not where repetitions make a stored value depend on the path.
+        if ply > 0 && depth >= ETC_DEPTH && !G::REPETITION_ENDS_GAME {
+            for &mv in moves.as_ref() {
+                let mut child = *pos;
+                child.play(mv);
+                if let Some(hit) = self.tt.probe(child.hash())
+                    && (hit.proven || hit.depth as i32 >= depth - 1)
+                    && hit.bound != Bound::Lower
+                    && -hit.value >= beta
+                {
+                    if !hit.proven {
+                        self.unproven += 1;
+                    }
+                    return -hit.value;
                 }
             }
         }
