@@ -4,6 +4,7 @@
 mod common;
 
 use pion::avalam::Avalam;
+use pion::avalam::endgame::Structure;
 use pion::avalam::eval::partner_degrees;
 use pion::game::Game;
 use pion::search::{Limits, Settings};
@@ -24,6 +25,14 @@ fn main() {
         }
         let p = g.position();
         let (ones, twos) = partner_degrees(p);
+        let s = Structure::of(p);
+        println!(
+            "k {k}: {} live, {} in {} items ({} mixed)",
+            s.live.count_ones(),
+            s.items.count_ones(),
+            s.item_count,
+            s.mixed
+        );
         println!(
             "k {k}: {} moves, {} towers, {} live, {} with 2+ partners\n{}\n{}",
             p.count_moves(),

@@ -106,6 +106,54 @@ fn avalam_endgames_are_solved_exactly() {
     assert!(decided > 5, "the sample holds won and lost positions");
 }
 
+/// Sparse boards with taller towers: many one-move components (items) next to larger ones.
+fn random_sparse_endgame(rng: &mut Xoshiro256PlusPlus) -> Avalam {
+    let mut pos = Avalam::empty(avalam::Variant::Standard);
+    for _ in 0..rng.random_range(4..11) {
+        let (col, row) = (rng.random_range(0..5), rng.random_range(0..5));
+        let top = if rng.random_bool(0.5) {
+            Player::One
+        } else {
+            Player::Two
+        };
+        pos.set_tower(
+            avalam::cell(col, row),
+            [1, 1, 2, 2, 3, 4][rng.random_range(0..6)],
+            top,
+        );
+    }
+    if rng.random_bool(0.5) {
+        pos.set_side(Player::Two);
+    }
+    pos
+}
+
+#[test]
+fn avalam_endgames_with_items_are_solved_exactly_and_the_margin_is_kept() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    let mut searched = 0;
+    while searched < 40 {
+        let pos = random_sparse_endgame(&mut rng);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        searched += 1;
+        let margin = solve_avalam(&pos);
+        let game = History::new(pos);
+        let (mv, info) = run(Settings::default(), &game, &Limits::default());
+        let info = info.expect("a report");
+        assert_eq!(
+            info.score,
+            Some(expected_score(margin)),
+            "{}",
+            pos.format_position()
+        );
+        let mut child = pos;
+        child.play(mv.expect("a move"));
+        assert_eq!(-solve_avalam(&child), margin, "{}", pos.format_position());
+    }
+}
+
 #[test]
 fn awale_capture_to_win_is_found_and_reported_with_its_margin() {
     // 23-23 captured; one to move with one seed in F, two has one seed in a: F captures a

@@ -5,6 +5,7 @@
 //! The weights are fitted by least squares to self-play results (`examples/tune.rs`, which
 //! reads the feature vector through [`features`]).
 
+use super::endgame::Structure;
 use super::{Avalam, BOARD, DIRECTIONS, MAX_HEIGHT, Move, bits};
 use crate::game::{Game, Player};
 use crate::search::Evaluate;
@@ -94,16 +95,6 @@ pub fn partner_degrees(pos: &Avalam) -> (u128, u128) {
     (ones, twos)
 }
 
-/// The partner of a tower known to have exactly one.
-#[inline]
-fn only_partner(pos: &Avalam, sq: u32, ones: u128) -> u32 {
-    let (h, _) = pos.tower(sq);
-    let candidates = Avalam::neighbours(sq) & ones;
-    bits(candidates)
-        .find(|&n| pos.tower(n).0 + h <= MAX_HEIGHT)
-        .expect("an active tower has a partner")
-}
-
 /// The feature vector for the side to move (each feature is "mine minus theirs" or one-sided).
 pub fn features(pos: &Avalam) -> [i32; FEATURES] {
     let me = pos.side_to_move();
@@ -157,59 +148,14 @@ impl Evaluate for Avalam {
         score
     }
 
-    /// Stacking edges only ever disappear (towers grow, cells empty), so when every live tower
-    /// has exactly one partner the game is a set of isolated pairs. A pair of one colour gives
-    /// the other player a point whoever plays it; a mixed pair gives a point to whoever plays
-    /// it, and both players take mixed pairs first, so the side to move gains `mixed % 2`.
+    /// Exact when only one-move components are left (see [`super::endgame`]).
     fn exact_value(&self) -> Option<(i32, u32)> {
-        let (ones, twos) = partner_degrees(self);
-        if twos != 0 || ones == 0 {
-            return None;
-        }
-        let me = self.side_to_move();
-        let mine = self.towers_of(me);
-        let now = mine.count_ones() as i32 - self.towers_of(me.other()).count_ones() as i32;
-        let (mut mixed, mut own_in_own) = (0, 0);
-        for sq in bits(ones & mine) {
-            if mine & (1u128 << only_partner(self, sq, ones)) == 0 {
-                mixed += 1;
-            } else {
-                own_in_own += 1;
-            }
-        }
-        let own_pairs = own_in_own / 2;
-        let their_pairs = ((ones & !mine).count_ones() as i32 - mixed) / 2;
-        let margin = now + their_pairs - own_pairs + mixed % 2;
-        let pairs = ones.count_ones() / 2;
-        Some((margin, pairs))
+        Structure::exact_value(self)
     }
 
-    /// In an isolated pair both moves leave one isolated tower: only its colour matters.
+    /// Keeps one move among the one-move components: the one that dominates the others.
     fn prune_equivalent(&self, moves: &mut <Avalam as Game>::Moves) {
-        let (ones, twos) = partner_degrees(self);
-        let single = ones & !twos;
-        if single == 0 {
-            return;
-        }
-        let me = self.side_to_move();
-        let mut kept = <Avalam as Game>::Moves::default();
-        for &mv in moves.iter() {
-            let (from, to) = (1u128 << mv.from, 1u128 << mv.to);
-            if single & from != 0 && single & to != 0 {
-                let top_from = self.tower(mv.from as u32).1;
-                let top_to = self.tower(mv.to as u32).1;
-                let dominated = if top_from == top_to {
-                    mv.from > mv.to
-                } else {
-                    top_from != me
-                };
-                if dominated {
-                    continue;
-                }
-            }
-            kept.push(mv);
-        }
-        *moves = kept;
+        Structure::of(self).prune(moves);
     }
 
     #[inline]

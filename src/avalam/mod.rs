@@ -4,6 +4,7 @@
 //! padding bit, so that the eight neighbour shifts (±1, ±9, ±10, ±11) never wrap from one edge to
 //! the other without passing through padding, which [`BOARD`] masks out.
 
+pub mod endgame;
 pub mod eval;
 mod notation;
 

@@ -13,6 +13,9 @@ use super::value::{self, INFINITY, MAX_PLY};
 use super::{Evaluate, Info, Limits};
 use crate::game::History;
 
+/// The shallowest remaining depth at which children are probed before searching (ETC).
+const ETC_DEPTH: i32 = 3;
+
 /// Move-ordering memory kept between searches: history counters and killer moves.
 pub struct Heuristics {
     history: Vec<i32>,
@@ -114,14 +117,18 @@ impl<G: Evaluate> Search<'_, G> {
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.is_repetition(pos) {
             self.path_dependent += 1;
-            return value::terminal(Self::margin(pos), ply);
+            return value::terminal(Self::margin(pos));
         }
-        if let Some((margin, plies)) = pos.exact_value() {
-            return value::terminal(margin, ply + plies as usize);
+        // Not at the root: the root must still search its moves to know which one keeps the
+        // value (the children are then scored exactly at once).
+        if ply > 0
+            && let Some((margin, _)) = pos.exact_value()
+        {
+            return value::terminal(margin);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             if pos.outcome().is_some() {
-                return value::terminal(Self::margin(pos), ply);
+                return value::terminal(Self::margin(pos));
             }
             self.unproven += 1;
             return value::heuristic(pos.evaluate());
@@ -129,7 +136,7 @@ impl<G: Evaluate> Search<'_, G> {
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
         if moves.as_ref().is_empty() {
-            return value::terminal(Self::margin(pos), ply);
+            return value::terminal(Self::margin(pos));
         }
         pos.prune_equivalent(&mut moves);
 
@@ -137,7 +144,7 @@ impl<G: Evaluate> Search<'_, G> {
         let mut tt_move = 0;
         if let Some(hit) = self.tt.probe(key) {
             tt_move = hit.mv;
-            let v = value::from_table(hit.value, ply);
+            let v = hit.value;
             if ply > 0 && (hit.proven || hit.depth as i32 >= depth) {
                 let cut = match hit.bound {
                     Bound::Exact => true,
@@ -149,6 +156,27 @@ impl<G: Evaluate> Search<'_, G> {
                         self.unproven += 1;
                     }
                     return v;
+                }
+            }
+        }
+
+        // Enhanced transposition cut-off: a child already known to be bad enough for the
+        // opponent refutes this node without searching anything (moves commute a lot in
+        // Avalam, so children are often in the table). Only where a subtree is worth a probe,
+        // and not where repetitions make a stored value depend on the path.
+        if ply > 0 && depth >= ETC_DEPTH && !G::REPETITION_ENDS_GAME {
+            for &mv in moves.as_ref() {
+                let mut child = *pos;
+                child.play(mv);
+                if let Some(hit) = self.tt.probe(child.hash())
+                    && (hit.proven || hit.depth as i32 >= depth - 1)
+                    && hit.bound != Bound::Lower
+                    && -hit.value >= beta
+                {
+                    if !hit.proven {
+                        self.unproven += 1;
+                    }
+                    return -hit.value;
                 }
             }
         }
@@ -247,7 +275,7 @@ impl<G: Evaluate> Search<'_, G> {
         self.tt.store(
             key,
             depth.clamp(0, 255) as u8,
-            value::to_table(best, ply),
+            best,
             bound,
             best_code,
             proven,

@@ -2,8 +2,12 @@
 //!
 //! A heuristic value is in hundredths of a point of final score and stays well inside
 //! `±HEURISTIC_MAX`. A proven result (a terminal node, or a line of them) is encoded as
-//! `±(WIN + margin * MARGIN_UNIT - ply)`: every proven win beats every heuristic value, a larger
-//! margin beats a smaller one, and at equal margin the shorter win is preferred (the longer loss).
+//! `WIN + margin * MARGIN_UNIT` (negated for losses): every proven win beats every heuristic
+//! value and a larger margin beats a smaller one. The length of the line is deliberately not part
+//! of the value: proving "the margin is m" needs far fewer nodes than proving "the margin is m in
+//! exactly n plies" (every equal-margin alternative would have to be told apart by length), and
+//! both games are finite, so playing any move that keeps the proven value reaches it. Values do
+//! not depend on the ply, so the transposition table stores them as they are.
 //! A proven draw is 0, like an even heuristic; the search tells them apart by tracking whether a
 //! value depended on a heuristic leaf (see `alphabeta`).
 
@@ -13,21 +17,21 @@ use super::Score;
 pub const INFINITY: i32 = 2_000_000;
 /// The base of proven wins.
 pub const WIN: i32 = 1_000_000;
-/// One point of final margin in the proven band; larger than any ply count.
+/// One point of final margin in the proven band.
 pub const MARGIN_UNIT: i32 = 1000;
 /// The deepest ply a search may reach.
 pub const MAX_PLY: usize = 128;
 /// Heuristic values are clamped to this, far from the proven band.
 pub const HEURISTIC_MAX: i32 = WIN / 2;
 /// Every proven win is at least this.
-pub const WIN_MIN: i32 = WIN + MARGIN_UNIT - MAX_PLY as i32;
+pub const WIN_MIN: i32 = WIN + MARGIN_UNIT;
 
-/// The value of a finished game won by `margin` points for the side to move, `ply` plies away.
+/// The value of a finished game won by `margin` points for the side to move (however far away).
 #[inline]
-pub fn terminal(margin: i32, ply: usize) -> i32 {
+pub fn terminal(margin: i32) -> i32 {
     match margin.signum() {
-        1 => WIN + margin * MARGIN_UNIT - ply as i32,
-        -1 => -(WIN - margin * MARGIN_UNIT - ply as i32),
+        1 => WIN + margin * MARGIN_UNIT,
+        -1 => -(WIN - margin * MARGIN_UNIT),
         _ => 0,
     }
 }
@@ -49,34 +53,7 @@ pub fn margin(value: i32) -> i32 {
     if !is_decisive(value) {
         return 0;
     }
-    let m = (value.abs() - WIN + MARGIN_UNIT - 1) / MARGIN_UNIT;
-    m * value.signum()
-}
-
-/// The number of plies to the end in a decisive value.
-pub fn plies_to_end(value: i32) -> u32 {
-    let m = margin(value).abs();
-    (WIN + m * MARGIN_UNIT - value.abs()).max(0) as u32
-}
-
-/// Converts a value relative to the root into one relative to the node at `ply` (for the TT).
-#[inline]
-pub fn to_table(value: i32, ply: usize) -> i32 {
-    if is_decisive(value) {
-        value + value.signum() * ply as i32
-    } else {
-        value
-    }
-}
-
-/// The inverse of [`to_table`].
-#[inline]
-pub fn from_table(value: i32, ply: usize) -> i32 {
-    if is_decisive(value) {
-        value - value.signum() * ply as i32
-    } else {
-        value
-    }
+    (value.abs() - WIN) / MARGIN_UNIT * value.signum()
 }
 
 /// The protocol score of a root value; `exact` when no heuristic leaf shaped it.
@@ -100,29 +77,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn proven_values_order_by_margin_then_length() {
-        assert!(terminal(2, 30) > terminal(1, 2));
-        assert!(terminal(1, 2) > terminal(1, 5));
-        assert!(terminal(1, 100) > HEURISTIC_MAX);
-        assert!(terminal(-1, 3) < -HEURISTIC_MAX);
-        assert!(terminal(-1, 9) > terminal(-1, 3), "a longer loss is better");
-        assert!(terminal(-1, 3) > terminal(-2, 3));
-        assert_eq!(terminal(0, 7), 0);
+    fn proven_values_order_by_margin() {
+        assert!(terminal(2) > terminal(1));
+        assert!(terminal(1) > HEURISTIC_MAX);
+        assert!(terminal(-1) < -HEURISTIC_MAX);
+        assert!(terminal(-1) > terminal(-2));
+        assert_eq!(terminal(0), 0);
     }
 
     #[test]
-    fn margins_and_lengths_decode() {
+    fn margins_decode() {
         for m in [-48, -3, -1, 1, 2, 48] {
-            for ply in [0, 1, 17, MAX_PLY - 1] {
-                let v = terminal(m, ply);
-                assert!(is_decisive(v));
-                assert_eq!(margin(v), m);
-                assert_eq!(plies_to_end(v), ply as u32);
-                assert_eq!(from_table(to_table(v, 5), 5), v);
-            }
+            let v = terminal(m);
+            assert!(is_decisive(v));
+            assert_eq!(margin(v), m);
         }
-        assert_eq!(to_score(terminal(3, 4), false), Score::Win(3));
-        assert_eq!(to_score(terminal(-2, 4), false), Score::Loss(2));
+        assert!(!is_decisive(HEURISTIC_MAX));
+        assert_eq!(margin(HEURISTIC_MAX), 0);
+        assert_eq!(to_score(terminal(3), false), Score::Win(3));
+        assert_eq!(to_score(terminal(-2), false), Score::Loss(2));
         assert_eq!(to_score(0, true), Score::Draw);
         assert_eq!(to_score(0, false), Score::Centi(0));
         assert_eq!(to_score(250, true), Score::Centi(250));

@@ -1,0 +1,381 @@
+//! Exact Avalam endgame structure (standard rules): independent components and one-move items.
+//!
+//! Two adjacent towers can be stacked while their heights add up to five or less. Towers only
+//! grow and cells only empty, so such "stacking edges" only ever disappear, and the live towers
+//! (those with a partner) split into connected components of the edge graph that never interact
+//! again: the game is a sum of independent subgames, and a tower with no partner is fixed.
+//!
+//! A component is an *item* when every move in it leaves it with no edge: exactly one move will
+//! ever be played in it. A move `a -> b` removes exactly the tower on `b` from the count (the
+//! tower on `a` keeps its colour on top of `b`), so in an item the mover covers an opponent's
+//! tower when the item holds one: a *mixed* item is worth two points of swing to whoever takes it,
+//! a one-colour item costs its owner one tower whoever takes it (no swing).
+//!
+//! Two facts follow, both exact:
+//! - Among item moves, taking a largest-swing item, covering an opponent's tower, is at least as
+//!   good as any other item move. Games that differ only by one item's swing have the same tree,
+//!   with final margins that differ by at most the swing difference at every leaf, so their
+//!   values differ by at most that much; exchanging the item taken moves the result by no more
+//!   than the swing gained. So the search keeps a single item move ([`Structure::item_move`]).
+//! - When only items are left the players take mixed items first, alternately, so the side to
+//!   move gets `mixed % 2` more than the one-colour items leave ([`Structure::exact`]).
+
+use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits};
+use crate::game::Game;
+
+/// Components larger than this are never items worth checking (a king's neighbourhood).
+const MAX_ITEM: usize = 9;
+
+#[inline(always)]
+fn shift(set: u128, by: i32) -> u128 {
+    if by >= 0 { set << by } else { set >> (-by) }
+}
+
+/// `at_most[m]`: towers of height 1..=m (`at_most[0]` is empty).
+#[inline(always)]
+fn at_most(pos: &Avalam) -> [u128; MAX_HEIGHT] {
+    let mut at_most = [0u128; MAX_HEIGHT];
+    for h in 1..MAX_HEIGHT {
+        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
+    }
+    at_most
+}
+
+/// `edges[d]`: the towers whose neighbour in direction `DIRECTIONS[d]` is a stacking partner.
+#[inline(always)]
+fn edges(pos: &Avalam) -> [u128; 8] {
+    let at_most = at_most(pos);
+    let mut edges = [0u128; 8];
+    for h in 1..MAX_HEIGHT {
+        let towers = pos.towers_of_height(h);
+        let partners = at_most[MAX_HEIGHT - h];
+        for (d, &by) in DIRECTIONS.iter().enumerate() {
+            edges[d] |= towers & shift(partners, -by);
+        }
+    }
+    edges
+}
+
+/// The partners of the towers of `set`, following the precomputed edges.
+#[inline(always)]
+fn partners_of(set: u128, edges: &[u128; 8]) -> u128 {
+    let mut out = 0;
+    for (d, &by) in DIRECTIONS.iter().enumerate() {
+        out |= shift(set & edges[d], by);
+    }
+    out
+}
+
+/// The endgame structure of a position: its items and the towers of larger components.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Structure {
+    /// Towers with at least one stacking partner.
+    pub live: u128,
+    /// Towers in items (components where exactly one more move will be played).
+    pub items: u128,
+    /// Number of items.
+    pub item_count: u32,
+    /// Items holding towers of both colours.
+    pub mixed: u32,
+    /// One-colour items of the side to move, and of the opponent.
+    pub mono: [u32; 2],
+    /// The one item move the search needs (see the module comment), if there is an item.
+    pub item_move: Option<Move>,
+}
+
+impl Structure {
+    /// Analyses a position; under other variants than the standard one nothing is an item.
+    pub fn of(pos: &Avalam) -> Structure {
+        let mut s = Structure::default();
+        if pos.variant() != Variant::Standard {
+            return s;
+        }
+        let edges = edges(pos);
+        let live = edges.iter().fold(0, |acc, e| acc | e);
+        s.live = live;
+        let mine = pos.towers_of(pos.side_to_move());
+        let mut rest = live;
+        let mut best_mono: Option<Move> = None;
+        while rest != 0 {
+            let seed = rest & rest.wrapping_neg();
+            let mut comp = seed;
+            let mut frontier = seed;
+            while frontier != 0 {
+                let next = partners_of(frontier, &edges) & !comp;
+                comp |= next;
+                frontier = next;
+                if comp.count_ones() as usize > MAX_ITEM {
+                    break;
+                }
+            }
+            if comp.count_ones() as usize > MAX_ITEM {
+                // Finish the flood fill so the rest of this component is not re-examined.
+                while frontier != 0 {
+                    let next = partners_of(frontier, &edges) & !comp;
+                    comp |= next;
+                    frontier = next;
+                }
+                rest &= !comp;
+                continue;
+            }
+            rest &= !comp;
+            if let Some(mv) = item_move(pos, comp, mine) {
+                s.items |= comp;
+                s.item_count += 1;
+                let own = comp & mine;
+                if own != 0 && own != comp {
+                    s.mixed += 1;
+                    if s.mixed == 1 {
+                        s.item_move = Some(mv);
+                    }
+                } else {
+                    s.mono[(own == 0) as usize] += 1;
+                    best_mono = best_mono.or(Some(mv));
+                }
+            }
+        }
+        if s.item_move.is_none() {
+            s.item_move = best_mono;
+        }
+        s
+    }
+
+    /// The exact final margin for the side to move and the plies left, when only items remain;
+    /// the same as `Structure::of(pos).exact(pos)`, but it gives up at the first component that
+    /// is not an item (the common case at search leaves, which must stay cheap).
+    pub fn exact_value(pos: &Avalam) -> Option<(i32, u32)> {
+        if pos.variant() != Variant::Standard {
+            return None;
+        }
+        let edges = edges(pos);
+        let live = edges.iter().fold(0, |acc, e| acc | e);
+        if live == 0 {
+            return None;
+        }
+        let me = pos.side_to_move();
+        let mine = pos.towers_of(me);
+        let mut margin = mine.count_ones() as i32 - pos.towers_of(me.other()).count_ones() as i32;
+        let (mut rest, mut items, mut mixed) = (live, 0, 0);
+        while rest != 0 {
+            let seed = rest & rest.wrapping_neg();
+            let mut comp = seed;
+            let mut frontier = seed;
+            while frontier != 0 {
+                let next = partners_of(frontier, &edges) & !comp;
+                comp |= next;
+                frontier = next;
+                if comp.count_ones() as usize > MAX_ITEM {
+                    return None;
+                }
+            }
+            item_move(pos, comp, mine)?;
+            rest &= !comp;
+            items += 1;
+            let own = comp & mine;
+            if own == 0 {
+                margin += 1;
+            } else if own == comp {
+                margin -= 1;
+            } else {
+                mixed += 1;
+            }
+        }
+        Some((margin + mixed % 2, items))
+    }
+
+    /// The exact final margin for the side to move and the plies left, when only items remain.
+    pub fn exact(&self, pos: &Avalam) -> Option<(i32, u32)> {
+        if self.live == 0 || self.items != self.live {
+            return None;
+        }
+        let me = pos.side_to_move();
+        let now =
+            pos.towers_of(me).count_ones() as i32 - pos.towers_of(me.other()).count_ones() as i32;
+        let margin = now + (self.mixed % 2) as i32 + self.mono[1] as i32 - self.mono[0] as i32;
+        Some((margin, self.item_count))
+    }
+
+    /// Keeps the moves outside items and the single item move that dominates the other ones.
+    pub fn prune(&self, moves: &mut <Avalam as Game>::Moves) {
+        if self.items == 0 {
+            return;
+        }
+        let mut kept = <Avalam as Game>::Moves::default();
+        for &mv in moves.iter() {
+            if self.items & (1u128 << mv.from) == 0 || Some(mv) == self.item_move {
+                kept.push(mv);
+            }
+        }
+        *moves = kept;
+    }
+}
+
+/// When the component `comp` (at most [`MAX_ITEM`] towers) is an item, its best move for the
+/// side to move (covering an opponent's tower if it holds one, the lowest such move otherwise).
+fn item_move(pos: &Avalam, comp: u128, mine: u128) -> Option<Move> {
+    if comp.count_ones() == 2 {
+        // A lone pair (the common case): its only edge, onto the opponent's tower if any.
+        let (low, high) = (comp.trailing_zeros(), 127 - comp.leading_zeros());
+        let (from, to) = if mine & (1u128 << low) != 0 {
+            (low, high)
+        } else {
+            (high, low)
+        };
+        return Some(Move {
+            from: from as u8,
+            to: to as u8,
+        });
+    }
+    let mut sq = [0u32; MAX_ITEM];
+    let mut h = [0usize; MAX_ITEM];
+    let mut n = 0;
+    for s in bits(comp) {
+        sq[n] = s;
+        h[n] = pos.tower(s).0;
+        n += 1;
+    }
+    // Edges as index pairs i < j.
+    let mut edges = [(0u8, 0u8); MAX_ITEM * 8 / 2];
+    let mut e = 0;
+    for i in 0..n {
+        let near = Avalam::neighbours(sq[i]);
+        for j in i + 1..n {
+            if near & (1u128 << sq[j]) != 0 && h[i] + h[j] <= MAX_HEIGHT {
+                edges[e] = (i as u8, j as u8);
+                e += 1;
+            }
+        }
+    }
+    let edges = &edges[..e];
+    // An item: every two edges share an endpoint, and the merged tower of one edge is too tall
+    // for the other edge's far endpoint (so no edge survives either direction of any move).
+    for (x, &(a, b)) in edges.iter().enumerate() {
+        let merged = h[a as usize] + h[b as usize];
+        for &(c, d) in &edges[x + 1..] {
+            let far = if c == a || c == b {
+                d
+            } else if d == a || d == b {
+                c
+            } else {
+                return None;
+            };
+            if merged + h[far as usize] <= MAX_HEIGHT {
+                return None;
+            }
+        }
+    }
+    let mut fallback = None;
+    for &(a, b) in edges {
+        let (a, b) = (sq[a as usize], sq[b as usize]);
+        for (from, to) in [(a, b), (b, a)] {
+            let mv = Move {
+                from: from as u8,
+                to: to as u8,
+            };
+            if mine & (1u128 << to) == 0 {
+                return Some(mv);
+            }
+            fallback = fallback.or(Some(mv));
+        }
+    }
+    fallback
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::avalam::cell;
+    use crate::game::Player;
+    use rand::{RngExt, SeedableRng};
+
+    /// The exact final margin for the side to move, by plain minimax to the end.
+    fn solve(pos: &Avalam) -> i32 {
+        let mut moves = <Avalam as Game>::Moves::default();
+        pos.legal_moves(&mut moves);
+        if moves.is_empty() {
+            let p = pos.points();
+            let me = pos.side_to_move();
+            return p[me.index()] as i32 - p[me.other().index()] as i32;
+        }
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut c = *pos;
+                c.play(mv);
+                -solve(&c)
+            })
+            .max()
+            .unwrap()
+    }
+
+    /// Random sparse boards in a 5x5 corner: many small components, some items, some not.
+    fn random_position(rng: &mut rand_xoshiro::Xoshiro256PlusPlus) -> Avalam {
+        let mut pos = Avalam::empty(Variant::Standard);
+        for _ in 0..rng.random_range(2..10) {
+            let (col, row) = (rng.random_range(0..5), rng.random_range(0..5));
+            let top = if rng.random_bool(0.5) {
+                Player::One
+            } else {
+                Player::Two
+            };
+            let height = [1, 1, 1, 2, 2, 3, 4][rng.random_range(0..7)];
+            pos.set_tower(cell(col, row), 0, top);
+            pos.set_tower(cell(col, row), height, top);
+        }
+        if rng.random_bool(0.5) {
+            pos.set_side(Player::Two);
+        }
+        pos
+    }
+
+    #[test]
+    fn exact_values_and_item_pruning_agree_with_full_minimax() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
+        let (mut exact_seen, mut pruned_seen, mut big_items) = (0, 0, 0);
+        for _ in 0..1500 {
+            let pos = random_position(&mut rng);
+            let truth = solve(&pos);
+            let s = Structure::of(&pos);
+            if s.items.count_ones() > 2 * s.item_count {
+                big_items += 1;
+            }
+            if let Some((margin, plies)) = s.exact(&pos) {
+                exact_seen += 1;
+                assert_eq!(margin, truth, "{}", pos.format_position());
+                assert_eq!(plies, s.item_count);
+            }
+            assert_eq!(Structure::exact_value(&pos), s.exact(&pos));
+            let mut moves = <Avalam as Game>::Moves::default();
+            pos.legal_moves(&mut moves);
+            if moves.is_empty() {
+                continue;
+            }
+            let before = moves.len();
+            s.prune(&mut moves);
+            pruned_seen += (moves.len() < before) as u32;
+            let best = moves
+                .iter()
+                .map(|&mv| {
+                    let mut c = pos;
+                    c.play(mv);
+                    -solve(&c)
+                })
+                .max();
+            assert_eq!(best, Some(truth), "{}", pos.format_position());
+        }
+        assert!(exact_seen > 100, "{exact_seen}");
+        assert!(pruned_seen > 200, "{pruned_seen}");
+        assert!(
+            big_items > 20,
+            "items larger than pairs are met: {big_items}"
+        );
+    }
+
+    #[test]
+    fn other_variants_have_no_items() {
+        let mut pos = Avalam::empty(Variant::OwnColour);
+        pos.set_tower(cell(0, 0), 1, Player::One);
+        pos.set_tower(cell(1, 0), 1, Player::Two);
+        assert_eq!(Structure::of(&pos).exact(&pos), None);
+    }
+}
