@@ -372,6 +372,8 @@ mod tests {
             score: [0, 0],
             times_ms: vec![],
             seed: 0,
+            conditions: String::new(),
+            match_games: 0,
         }
     }
 
