@@ -11,8 +11,12 @@ games=${1:-200}
 out=${2:-target/level-table}
 mkdir -p "$out"
 cargo build --release --quiet
-pion=./target/release/pion
-referee=./target/release/referee
+target=${CARGO_TARGET_DIR:-target}
+# Play with copies, so that a rebuild during the matches cannot swap the engines mid-match.
+mkdir -p "$out/bin"
+cp "$target/release/pion" "$target/release/referee" "$out/bin/"
+pion=$out/bin/pion
+referee=$out/bin/referee
 
 match() { # name game opponent-options...
   local name=$1 game=$2
