@@ -18,6 +18,9 @@ use crate::protocol::{
 };
 use crate::search::{self, Algorithm, Clock, Level, Limits, SearchGame, Searcher, Settings};
 
+/// The deepest `go depth` the protocol accepts.
+pub const MAX_GO_DEPTH: u32 = 64;
+
 /// The deepest `perft` the protocol accepts (it runs synchronously).
 pub const MAX_PERFT_DEPTH: u32 = 16;
 
@@ -362,6 +365,11 @@ impl Session {
                             .expect("combo values are level names")
                     }
                     "Variant" => return self.set_variant(&value),
+                    "Game" => {
+                        let game = GameKind::from_name(&value).expect("combo values are games");
+                        self.new_game(Some(game));
+                        return Ok(());
+                    }
                     _ => unreachable!("every combo option is handled"),
                 }
             }
@@ -472,6 +480,13 @@ pub fn option_specs() -> Vec<OptionSpec> {
     }
     vec![
         OptionSpec {
+            name: "Game",
+            kind: OptionKind::Combo {
+                default: GameKind::Avalam.name().into(),
+                vars: GameKind::ALL.iter().map(|g| g.name().to_string()).collect(),
+            },
+        },
+        OptionSpec {
             name: "Hash",
             kind: OptionKind::Spin {
                 default: defaults.hash_mib as i64,
@@ -545,6 +560,13 @@ pub fn option_specs() -> Vec<OptionSpec> {
 
 /// Turns `go` parameters into search limits, checking that a clock names the side to move.
 fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
+    if let Some(depth) = params.depth
+        && depth > MAX_GO_DEPTH
+    {
+        return Err(format!(
+            "go: depth {depth} is too deep (at most {MAX_GO_DEPTH})"
+        ));
+    }
     let clock = if params.p1time.is_some() || params.p2time.is_some() {
         let time = [params.p1time, params.p2time];
         if time[side.index()].is_none() {

@@ -69,3 +69,31 @@ fn pion_beats_the_python_random_engine_through_the_referee() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_variant_match_between_two_pions_has_no_forfeit() {
+    let dir = std::env::temp_dir().join(format!("pion-referee-variant-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let pion = env!("CARGO_BIN_EXE_pion");
+    for (game, variant) in [("awale", "grandslam-capture"), ("avalam", "own-colour")] {
+        let result = Command::new(env!("CARGO_BIN_EXE_referee"))
+            .current_dir(&dir)
+            .args(["--game", game, "--variant", variant, "--engine", "name=max"])
+            .arg(format!("cmd={pion}"))
+            .args(["--engine", "name=random", "option.Level=random"])
+            .arg(format!("cmd={pion}"))
+            .args(["--games", "2", "--tc", "movetime=20", "--json"])
+            .output()
+            .expect("the referee runs");
+        assert!(
+            result.status.success(),
+            "{game} {variant}: {}",
+            String::from_utf8_lossy(&result.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&result.stdout).unwrap();
+        assert_eq!(summary["games"], 2);
+        assert_eq!(summary["forfeits"], serde_json::json!({}), "{summary}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

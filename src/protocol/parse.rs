@@ -59,7 +59,7 @@ fn setoption_args(input: In) -> IResult<In, Command> {
     let name_word = verify(token, |t: &str| t != "value");
     let (input, _) = preceded(space1, keyword("name")).parse(input)?;
     let (input, words) = many1(preceded(space1, name_word)).parse(input)?;
-    let (input, value) = opt(preceded((space1, keyword("value"), space1), rest)).parse(input)?;
+    let (input, value) = opt(preceded((space1, keyword("value")), rest)).parse(input)?;
     let name = words.join(" ");
     let value = value.map(|v: &str| v.trim().to_string());
     Ok((input, Command::SetOption { name, value }))
@@ -203,7 +203,12 @@ fn whole<'a, O>(
             let at = e.input.trim_start();
             let problem = match token(at) {
                 Ok((_, near)) if e.code == nom::error::ErrorKind::Digit => {
-                    format!("{} needs a whole number", shorten(near))
+                    let value = at[near.len()..].split_whitespace().next().unwrap_or("");
+                    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+                        format!("{} {} is too large", shorten(near), shorten(value))
+                    } else {
+                        format!("{} needs a whole number", shorten(near))
+                    }
                 }
                 Ok((_, near)) => format!("unexpected '{}'", shorten(near)),
                 Err(_) => "missing argument".to_string(),
@@ -264,7 +269,7 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
         "query" => whole(word, args, query_args),
         _ => Err(ParseError(format!(
             "unknown command '{}' (send 'pion' for the list of options; protocol.md lists the commands)",
-            shorten(word).escape_default()
+            shorten(word)
         ))),
     }
 }

@@ -72,6 +72,8 @@ impl Seat {
             )));
         }
         if let Some(variant) = &s.variant {
+            // A variant belongs to a game: choose the game first, so that the engine takes it.
+            engine.send(&format!("newgame {}", s.game))?;
             engine.set_option("Variant", variant, Instant::now() + s.isready_timeout)?;
         }
         for (name, value) in &self.spec.options {
