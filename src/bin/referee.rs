@@ -33,8 +33,9 @@ use pion::referee::{signal, tournament};
 #[command(
     name = "referee",
     version,
-    about,
+    about = "referee: plays a match between two engines that speak the pion protocol",
     long_about,
+    verbatim_doc_comment,
     args_conflicts_with_subcommands = true,
     subcommand_negates_reqs = true
 )]
@@ -115,7 +116,7 @@ struct Cli {
 
     /// Adjudicate a game after N plies of the engines (the opening not counted); see
     /// --maxplies-rule. Example: --maxplies 200
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     maxplies: Option<u32>,
 
     /// How a game cut off by --maxplies is scored: score (by the game's own count of points at

@@ -112,11 +112,29 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>)
                     .trim_end_matches(['\n', '\r'])
                     .to_string();
                 if let Some(log) = log.as_mut() {
-                    let _ = writeln!(log, "< {line}");
+                    let _ = log.write_all(format!("< {line}\n").as_bytes());
                 }
                 if tx.send(Event::Line(line, at)).is_err() {
                     return;
                 }
+            }
+        }
+    }
+}
+
+/// Copies the engine's stderr into its log, a line at a time marked `! `, so that it never
+/// splits the protocol lines written there by the other threads (each line is one append).
+fn copy_stderr(stderr: std::process::ChildStderr, mut log: File) {
+    let mut reader = BufReader::new(stderr);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {
+                let line = String::from_utf8_lossy(&buf);
+                let line = line.trim_end_matches(['\n', '\r']);
+                let _ = log.write_all(format!("! {line}\n").as_bytes());
             }
         }
     }
@@ -127,7 +145,7 @@ impl Engine {
     /// Only a failure to start the program at all is an error here; the handshake is separate.
     pub fn spawn(spec: &EngineSpec, log_path: &Path) -> Result<Engine, EngineError> {
         let log = open_log(log_path)?;
-        let stderr = log
+        let stderr_log = log
             .try_clone()
             .map_err(|e| EngineError::Spawn(format!("cannot share log file: {e}")))?;
         let mut command = Command::new(&spec.command[0]);
@@ -135,7 +153,7 @@ impl Engine {
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::from(stderr))
+            .stderr(Stdio::piped())
             // Its own group: a Ctrl-C at the terminal does not reach it behind our back, and
             // killpg takes down whatever it started too.
             .process_group(0);
@@ -165,6 +183,11 @@ impl Engine {
             ))
         })?;
         let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        thread::Builder::new()
+            .name(format!("{}-stderr", spec.name))
+            .spawn(move || copy_stderr(stderr, stderr_log))
+            .map_err(|e| EngineError::Spawn(format!("cannot start a reader thread: {e}")))?;
         let stdin = child.stdin.take();
         let (tx, events) = sync_channel(1024);
         let reader_log = log.try_clone().ok();
@@ -174,7 +197,7 @@ impl Engine {
             .map_err(|e| EngineError::Spawn(format!("cannot start a reader thread: {e}")))?;
         let mut log = Some(log);
         if let Some(log) = log.as_mut() {
-            let _ = writeln!(log, "# started pid {}: {shown}", child.id());
+            let _ = log.write_all(format!("# started pid {}: {shown}\n", child.id()).as_bytes());
         }
         Ok(Engine {
             name: spec.name.clone(),
@@ -200,7 +223,7 @@ impl Engine {
     /// Sends one command line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         if let Some(log) = self.log.as_mut() {
-            let _ = writeln!(log, "> {line}");
+            let _ = log.write_all(format!("> {line}\n").as_bytes());
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(EngineError::Crash("its input is closed".into()));
@@ -429,7 +452,7 @@ impl Engine {
         let _ = self.child.wait();
         self.reaped = true;
         if let Some(log) = self.log.as_mut() {
-            let _ = writeln!(log, "# stopped pid {}", self.child.id());
+            let _ = log.write_all(format!("# stopped pid {}\n", self.child.id()).as_bytes());
         }
     }
 }

@@ -203,16 +203,22 @@ pub fn summarize(
         },
     );
     let ratio = |x: f64| (games > 0).then(|| x / games as f64);
+    let bound = sweep_bound(wdl.wins, wdl.draws, wdl.losses);
     Summary {
         games,
         elo_for: engines[0].clone(),
         elo_against: engines[1].clone(),
         engines: engines_map,
         score: ratio(wdl.wins as f64 + wdl.draws as f64 / 2.0),
-        elo: (games > 0).then_some(estimate.elo).and_then(finite),
-        elo_error: (games > 0).then_some(estimate.error).and_then(finite),
+        // A clean sweep has no finite estimate: report its bound instead (`elo_bound`).
+        elo: (games > 0 && bound.is_none())
+            .then_some(estimate.elo + 0.0)
+            .and_then(finite),
+        elo_error: (games > 0 && bound.is_none())
+            .then_some(estimate.error)
+            .and_then(finite),
         elo_clamped: games > 0 && estimate.clamped,
-        elo_bound: sweep_bound(wdl.wins, wdl.draws, wdl.losses),
+        elo_bound: bound,
         los: (games > 0).then_some(estimate.los).and_then(finite),
         draw_ratio: ratio(wdl.draws as f64),
         pentanomial: c.pentanomial,
@@ -269,8 +275,8 @@ impl Summary {
                     "{side} {bound:+.1} (95% one-sided: every game went one way, so there is no finite estimate)"
                 )
             }
-            (Some(e), Some(_)) if self.elo_clamped => format!(
-                "{e:+.1}, at the model's limit (a score near 0% or 100% has no finite Elo: play a closer opponent)"
+            (Some(e), Some(err)) if self.elo_clamped => format!(
+                "{e:+.1} +/- {err:.1} (95%; the interval reaches the model's limit: play a closer opponent)"
             ),
             (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1} (95%)"),
             (Some(e), None) => format!("{e:+.1}"),

@@ -142,9 +142,13 @@ fn progress_message(names: &[String; 2], records: &[GameRecord]) -> String {
     let c = summary::counts(names, records);
     let played = c.wdl.wins + c.wdl.draws + c.wdl.losses;
     let score = (c.wdl.wins as f64 + c.wdl.draws as f64 / 2.0) / played.max(1) as f64;
-    let elo = summary::summarize(names, records, None)
-        .elo
-        .map_or_else(|| "n/a".into(), |e| format!("{e:+.0}"));
+    let report = summary::summarize(names, records, None);
+    let elo = match (report.elo, report.elo_bound) {
+        (Some(e), _) => format!("{e:+.0}"),
+        (None, Some(b)) if c.wdl.wins > 0 => format!(">= {b:+.0}"),
+        (None, Some(b)) => format!("<= {b:+.0}"),
+        (None, None) => "n/a".into(),
+    };
     format!(
         "{} +{} ={} -{} ({:.1}%)  Elo {elo}",
         names[0],
@@ -274,6 +278,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
         }
 
         let bar = progress_bar(records.len() as u64 + to_play, records.len() as u64);
+        let total = records.len() as u64 + to_play;
         bar.set_message(progress_message(&names, &records));
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
@@ -293,7 +298,15 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                     }
                     records.push(*record);
                     bar.inc(1);
-                    bar.set_message(progress_message(&names, &records));
+                    let message = progress_message(&names, &records);
+                    // Without a terminal (a log, nohup, CI), a line every twentieth of the match.
+                    let done = records.len() as u64;
+                    if bar.is_hidden()
+                        && (done.is_multiple_of((total / 20).max(1)) || done == total)
+                    {
+                        eprintln!("referee: {done}/{total} games  {message}");
+                    }
+                    bar.set_message(message);
                 }
                 Ok(Message::PairDone(done)) => {
                     if let Some(state) = sprt_of(&records) {
