@@ -194,6 +194,7 @@ class Engine:
 
     def __init__(self):
         self.seed = 0
+        self.pending = None  # the bestmove of a `go infinite`, sent on `stop`
         self.set_game("avalam")
 
     def set_game(self, name):
@@ -281,9 +282,10 @@ class Engine:
 
     def cmd_go(self, args):
         valued = {"depth", "nodes", "movetime", "p1time", "p2time", "p1inc", "p2inc", "movestogo"}
-        k = 0
-        while k < len(args):  # limits are checked, then ignored: the answer is immediate
+        k, infinite = 0, False
+        while k < len(args):  # limits are checked, then ignored: a random move takes no time
             if args[k] == "infinite":
+                infinite = True
                 k += 1
             elif args[k] in valued and k + 1 < len(args) and args[k + 1].isdigit():
                 k += 2
@@ -291,12 +293,23 @@ class Engine:
                 raise ValueError(f"bad go argument {args[k][:40]}: expected depth|nodes|movetime|"
                                  "p1time|p2time|p1inc|p2inc|movestogo N, or infinite")
         moves = self.legal()
-        self.reply("bestmove " + (self.game["name"](self.rng.choice(moves)) if moves else "none"))
+        best = "bestmove " + (self.game["name"](self.rng.choice(moves)) if moves else "none")
+        if infinite:
+            self.pending = best  # `go infinite` answers only when told to stop
+        else:
+            self.reply(best)
 
     def cmd_stop(self, args):
-        pass  # the search never outlives `go`, so there is nothing to stop
+        if self.pending:
+            self.reply(self.pending)
+            self.pending = None
+
+    def answer_pending(self):
+        """End input or quit during `go infinite`: the bestmove is still owed."""
+        self.cmd_stop([])
 
     def cmd_quit(self, args):
+        self.answer_pending()
         return False
 
     def cmd_legal(self, args):
@@ -316,6 +329,7 @@ def main():
     for line in sys.stdin:  # EOF ends the loop, like quit
         if not engine.handle(line):
             break
+    engine.answer_pending()
 
 
 if __name__ == "__main__":

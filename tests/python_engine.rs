@@ -312,3 +312,23 @@ fn the_seed_makes_play_reproducible() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+#[test]
+fn go_infinite_waits_for_stop() {
+    let Some(mut engine) = Engine::start() else {
+        return;
+    };
+    engine.send("newgame awale");
+    engine.send("go infinite");
+    assert_eq!(engine.ask("isready"), "readyok", "no bestmove before stop");
+    let best = engine.ask("stop");
+    assert!(
+        ["A", "B", "C", "D", "E", "F"].contains(&best.strip_prefix("bestmove ").unwrap_or("")),
+        "{best}"
+    );
+    assert_eq!(
+        engine.ask("isready"),
+        "readyok",
+        "stop without a search is silent"
+    );
+}
