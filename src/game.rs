@@ -346,8 +346,8 @@ pub struct PerftReport {
     pub depth: u32,
     /// Leaf count.
     pub nodes: u64,
-    /// Wall time in milliseconds.
-    pub millis: u128,
+    /// Wall time in microseconds (printed in milliseconds).
+    pub micros: u128,
 }
 
 impl PerftReport {
@@ -358,13 +358,13 @@ impl PerftReport {
         PerftReport {
             depth,
             nodes,
-            millis: start.elapsed().as_millis(),
+            micros: start.elapsed().as_micros(),
         }
     }
 
     /// Nodes per second (leaves counted per second of wall time).
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1000 / self.millis.max(1)) as u64
+        (self.nodes as u128 * 1_000_000 / self.micros.max(1)) as u64
     }
 }
 
@@ -375,7 +375,7 @@ impl fmt::Display for PerftReport {
             "perft depth {} nodes {} time {} nps {}",
             self.depth,
             self.nodes,
-            self.millis,
+            self.micros / 1000,
             self.nps()
         )
     }
