@@ -31,22 +31,7 @@ fn run<G: SearchGame>(
 
 /// The exact final margin for the side to move, by full minimax: the slow reference.
 fn solve_avalam(pos: &Avalam) -> i32 {
-    let mut moves = <Avalam as Game>::Moves::default();
-    pos.legal_moves(&mut moves);
-    if moves.is_empty() {
-        let p = pos.points();
-        let me = pos.side_to_move();
-        return p[me.index()] as i32 - p[me.other().index()] as i32;
-    }
-    moves
-        .iter()
-        .map(|&mv| {
-            let mut child = *pos;
-            child.play(mv);
-            -solve_avalam(&child)
-        })
-        .max()
-        .unwrap()
+    pion::game::minimax_margin(pos)
 }
 
 fn expected_score(margin: i32) -> Score {

@@ -288,25 +288,7 @@ mod tests {
     use crate::game::Player;
     use rand::{RngExt, SeedableRng};
 
-    /// The exact final margin for the side to move, by plain minimax to the end.
-    fn solve(pos: &Avalam) -> i32 {
-        let mut moves = <Avalam as Game>::Moves::default();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            let p = pos.points();
-            let me = pos.side_to_move();
-            return p[me.index()] as i32 - p[me.other().index()] as i32;
-        }
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut c = *pos;
-                c.play(mv);
-                -solve(&c)
-            })
-            .max()
-            .unwrap()
-    }
+    use crate::game::minimax_margin as solve;
 
     /// Random sparse boards in a 5x5 corner: many small components, some items, some not.
     fn random_position(rng: &mut rand_xoshiro::Xoshiro256PlusPlus) -> Avalam {

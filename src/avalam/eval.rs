@@ -317,24 +317,7 @@ mod exact_tests {
     use crate::avalam::{Variant, cell};
     use rand::{RngExt, SeedableRng};
 
-    fn solve(pos: &Avalam) -> i32 {
-        let mut moves = <Avalam as Game>::Moves::default();
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            let p = pos.points();
-            let me = pos.side_to_move();
-            return p[me.index()] as i32 - p[me.other().index()] as i32;
-        }
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut c = *pos;
-                c.play(mv);
-                -solve(&c)
-            })
-            .max()
-            .unwrap()
-    }
+    use crate::game::minimax_margin as solve;
 
     #[test]
     fn exact_values_and_pruning_agree_with_full_minimax() {
