@@ -243,3 +243,25 @@ fn variant_belongs_to_its_game_and_survives_newgame_of_the_same_game() {
         "the other game reset the variant"
     );
 }
+
+#[test]
+fn a_front_end_that_stops_reading_does_not_crash_the_engine() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pion starts");
+    drop(child.stdout.take()); // the reading end is gone: every reply now fails to write
+    let mut stdin = child.stdin.take().unwrap();
+    for _ in 0..200 {
+        writeln!(stdin, "pion\nlegal\ngo depth 2\nstop\nisready").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().expect("pion exits");
+    assert!(out.status.success(), "exit status {}", out.status);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
