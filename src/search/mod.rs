@@ -166,6 +166,8 @@ pub trait Evaluate: Game {
     fn encode_move(mv: Self::Move) -> u16;
     /// The inverse of [`Evaluate::encode_move`].
     fn decode_move(code: u16) -> Self::Move;
+    /// Whether alpha-beta searches late quiet moves one ply shallower first (LMR).
+    const LATE_MOVE_REDUCTIONS: bool = true;
     /// The exact final margin for the side to move and the plies left, when the game's
     /// structure settles it without search (a proven leaf).
     fn exact_value(&self) -> Option<(i32, u32)> {
