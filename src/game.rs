@@ -316,6 +316,15 @@ pub fn count_moves_after_each_by_children<G: Game>(position: &G) -> u64 {
 }
 
 /// The number of leaves of the game tree `depth` plies deep; a finished game is a leaf.
+///
+/// ```
+/// use pion::avalam::Avalam;
+/// use pion::awale::Awale;
+/// use pion::game::{Game, perft};
+///
+/// assert_eq!(perft(&Avalam::start(Default::default()), 2), 81_488);
+/// assert_eq!(perft(&Awale::start(Default::default()), 6), 27_332);
+/// ```
 pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
     match depth {
         0 => return 1,

@@ -224,8 +224,17 @@ fn whole<'a, O>(
     }
 }
 
-/// Parses one line (without its newline). Leading and trailing whitespace is ignored; the caller
-/// skips empty lines.
+/// Parses one line (without its newline). Leading and trailing whitespace is ignored; the
+/// caller skips empty lines.
+///
+/// ```
+/// use pion::protocol::{Command, parse_command};
+///
+/// let go = parse_command("go movetime 100 depth 6").unwrap();
+/// assert!(matches!(go, Command::Go(p) if p.movetime == Some(100) && p.depth == Some(6)));
+/// let error = parse_command("go depht 6").unwrap_err();
+/// assert!(error.0.starts_with("go: unexpected 'depht'"));
+/// ```
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
     let (args, word) = token(line).map_err(|_| ParseError("empty line".to_string()))?;
