@@ -144,6 +144,16 @@ fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
     }
     if let Some(score) = info.score {
         write!(f, " score {score}")?;
+        if info.score_bound {
+            // A win by at least the margin bounds the value from below, a loss by at least
+            // the margin from above (UCI's words).
+            let bound = if matches!(score, Score::Loss(_)) {
+                "upperbound"
+            } else {
+                "lowerbound"
+            };
+            write!(f, " {bound}")?;
+        }
     }
     write!(
         f,
@@ -199,5 +209,50 @@ impl fmt::Display for Reply {
             Reply::Response(value) => write!(f, "response {value}"),
             Reply::Error(message) => write!(f, "error {}", one_line(message)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_print_scores_and_bounds() {
+        let mut info = Info {
+            depth: 5,
+            seldepth: 7,
+            score: Some(Score::Win(3)),
+            nodes: 2000,
+            time_ms: 2,
+            pv: vec!["e4e5".into(), "d3d4".into()],
+            ..Info::default()
+        };
+        assert_eq!(
+            Reply::Info(info.clone()).to_string(),
+            "info depth 5 seldepth 7 score win 3 nodes 2000 nps 1000000 time 2 pv e4e5 d3d4"
+        );
+        info.score_bound = true;
+        assert!(
+            Reply::Info(info.clone())
+                .to_string()
+                .contains(" score win 3 lowerbound nodes ")
+        );
+        info.score = Some(Score::Loss(2));
+        assert!(
+            Reply::Info(info.clone())
+                .to_string()
+                .contains(" score loss 2 upperbound nodes ")
+        );
+        info.score = Some(Score::Centi(-150));
+        info.score_bound = false;
+        assert!(
+            Reply::Info(info)
+                .to_string()
+                .contains(" score cp -150 nodes ")
+        );
+        assert_eq!(
+            Reply::Error("bad\nline\u{0}".into()).to_string(),
+            "error bad\\nline\\u{0}"
+        );
     }
 }

@@ -390,6 +390,7 @@ pub fn search<G: Evaluate>(
             depth,
             seldepth: search.seldepth as u32,
             score: Some(value::to_score(v, exact)),
+            score_bound: !exact && value::is_decisive(v),
             nodes: search.nodes,
             time_ms: elapsed,
             hashfull: Some(search.tt.hashfull()),

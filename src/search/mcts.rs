@@ -180,6 +180,7 @@ pub fn search<G: Game>(
             depth: (depth_sum / playouts.max(1)) as u32,
             seldepth: seldepth as u32,
             score: Some(Score::Centi(((2.0 * q - 1.0) * 100.0).round() as i32)),
+            score_bound: false,
             nodes: playouts,
             time_ms: clock.elapsed_ms(),
             hashfull: Some((tree.nodes.len() * 1000 / tree.capacity) as u32),

@@ -133,6 +133,9 @@ pub struct Info {
     pub seldepth: u32,
     /// The score of the best move, if known.
     pub score: Option<Score>,
+    /// Whether the score is only a bound: a win (or loss) found before the whole tree was proven,
+    /// so the result is certain but a win may be bigger and a loss bigger too.
+    pub score_bound: bool,
     /// Nodes searched (alpha-beta) or playouts (MCTS).
     pub nodes: u64,
     /// Elapsed milliseconds.
