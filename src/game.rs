@@ -299,6 +299,11 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
 /// [`Game::count_moves_after_each`] the obvious way: play each move and count the replies. It is
 /// the default of the trait method, and the reference that faster versions are tested against.
 pub fn count_moves_after_each_by_children<G: Game>(position: &G) -> u64 {
+    sum_over_children(position, |child| child.count_moves().max(1) as u64)
+}
+
+/// Sums `leaves` over the children of `position`; a finished position counts as one leaf.
+fn sum_over_children<G: Game>(position: &G, leaves: impl Fn(&G) -> u64) -> u64 {
     let mut moves = G::Moves::default();
     position.legal_moves(&mut moves);
     if moves.as_ref().is_empty() {
@@ -310,7 +315,7 @@ pub fn count_moves_after_each_by_children<G: Game>(position: &G) -> u64 {
         .map(|&mv| {
             let mut child = *position;
             child.play(mv);
-            child.count_moves().max(1) as u64
+            leaves(&child)
         })
         .sum()
 }
@@ -332,20 +337,7 @@ pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
         2 => return position.count_moves_after_each(),
         _ => {}
     }
-    let mut moves = G::Moves::default();
-    position.legal_moves(&mut moves);
-    if moves.as_ref().is_empty() {
-        return 1;
-    }
-    moves
-        .as_ref()
-        .iter()
-        .map(|&mv| {
-            let mut child = *position;
-            child.play(mv);
-            perft(&child, depth - 1)
-        })
-        .sum()
+    sum_over_children(position, |child| perft(child, depth - 1))
 }
 
 /// The exact final margin for the side to move, by plain minimax to the end of the game: the
