@@ -917,3 +917,33 @@ fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
     assert_eq!(s["games"], kept);
     assert_all_gone(&dir);
 }
+
+#[test]
+fn an_out_file_that_cannot_be_written_is_one_error_line() {
+    let dir = scratch("badout");
+    let good = format!("cmd={}", mock(&dir, &[]));
+    let out = referee(
+        &dir,
+        &[
+            "--game",
+            "awale",
+            "--engine",
+            "name=a",
+            &good,
+            "--engine",
+            "name=b",
+            &good,
+            "--games",
+            "2",
+            "--tc",
+            "depth=1",
+            "--out",
+            "no/such/dir/games.jsonl",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(err.contains("cannot open no/such/dir/games.jsonl"), "{err}");
+    assert_all_gone(&dir);
+}
