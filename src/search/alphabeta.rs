@@ -6,6 +6,13 @@
 //! alone, so its value is the exact game-theoretic value whatever the depth: it is stored as
 //! proven and reused at any depth. An iteration that leaves the counter unchanged has solved the
 //! game from the root, and the search can stop.
+//!
+//! Late in a game the iterations meet more and more finished games. Once they make up a good
+//! share of the leaves, the search also tries to *solve* the root: a null-window search to the
+//! end of the game around a draw says win, draw or loss, and is far cheaper than the full-window
+//! iteration that proves the exact margin. Further null-window tests (as in MTD(f)) then narrow
+//! the margin down. Each attempt has a node cap that grows with the iterations, so a root that is
+//! still too hard to solve costs at most about one iteration's work per attempt.
 
 use super::time::{self, Clock};
 use super::tt::{Bound, Table};
@@ -18,6 +25,19 @@ const ETC_DEPTH: i32 = 3;
 
 /// The shallowest remaining depth at which late moves are searched one ply shallower (LMR).
 const LMR_DEPTH: i32 = 3;
+
+/// A depth that reaches the end of every game line: a search to it meets no heuristic leaf.
+const SOLVE_DEPTH: i32 = MAX_PLY as i32;
+
+/// Solving is tried once finished games make up at least `1 / SOLVE_END_SHARE` of the leaves
+/// met by an iteration (ends against heuristic leaves).
+const SOLVE_END_SHARE: u64 = 4;
+
+/// The least node cap of a solving attempt.
+const SOLVE_MIN_NODES: u64 = 10_000;
+
+/// The deepest remaining depth that weighs a history bonus (solver depths are all "very deep").
+const HISTORY_DEPTH_CAP: i32 = 20;
 
 /// Moves before this index in the ordered list (hash move, killers, the best of the rest) are
 /// never reduced.
@@ -72,6 +92,13 @@ struct Search<'a, G: Evaluate> {
     /// Repetitions met: real game ends on this path, but not on another path to the same
     /// position, so a subtree holding one is not stored as proven.
     path_dependent: u64,
+    /// Leaves that were finished games (or positions settled exactly without search).
+    ends: u64,
+    /// Whether a solving attempt is running (no reductions: every line goes to its end).
+    solving: bool,
+    /// The node count at which a solving attempt gives up, and whether it did.
+    node_cap: Option<u64>,
+    capped: bool,
     /// One reusable buffer of ordering scores per ply.
     scores: Vec<Vec<i32>>,
     aborted: bool,
@@ -85,8 +112,44 @@ struct Search<'a, G: Evaluate> {
     _game: std::marker::PhantomData<G>,
 }
 
-impl<G: Evaluate> Search<'_, G> {
+impl<'a, G: Evaluate> Search<'a, G> {
+    fn new(
+        game: &History<G>,
+        tt: &'a mut Table,
+        heur: &'a mut Heuristics,
+        clock: &'a Clock<'a>,
+    ) -> Self {
+        Search {
+            tt,
+            heur,
+            clock,
+            nodes: 0,
+            seldepth: 0,
+            unproven: 0,
+            path_dependent: 0,
+            ends: 0,
+            solving: false,
+            node_cap: None,
+            capped: false,
+            scores: vec![Vec::new(); MAX_PLY + 1],
+            aborted: false,
+            path: game
+                .positions()
+                .iter()
+                .map(|p| (p.hash(), p.irreversible_count()))
+                .collect(),
+            pv: vec![[0; MAX_PLY]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            root_best: None,
+            _game: std::marker::PhantomData,
+        }
+    }
+
     fn check_abort(&mut self) -> bool {
+        if !self.aborted && self.node_cap.is_some_and(|cap| self.nodes >= cap) {
+            self.aborted = true;
+            self.capped = true;
+        }
         if !self.aborted
             && (self.clock.out_of_nodes(self.nodes)
                 || (self.nodes & 1023 == 0 && self.clock.must_stop(self.nodes)))
@@ -131,10 +194,12 @@ impl<G: Evaluate> Search<'_, G> {
         if ply > 0
             && let Some((margin, _)) = pos.exact_value()
         {
+            self.ends += 1;
             return value::terminal(margin);
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             if pos.outcome().is_some() {
+                self.ends += 1;
                 return value::terminal(Self::margin(pos));
             }
             self.unproven += 1;
@@ -143,6 +208,7 @@ impl<G: Evaluate> Search<'_, G> {
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
         if moves.as_ref().is_empty() {
+            self.ends += 1;
             return value::terminal(Self::margin(pos));
         }
         pos.prune_equivalent(&mut moves);
@@ -237,6 +303,7 @@ impl<G: Evaluate> Search<'_, G> {
                 // games alone, so its value is exact whatever depth it was searched to.
                 let code = G::encode_move(mv);
                 let reduce = G::LATE_MOVE_REDUCTIONS
+                    && !self.solving
                     && depth >= LMR_DEPTH
                     && i >= LMR_FIRST_INDEX
                     && code != killers[0]
@@ -281,7 +348,8 @@ impl<G: Evaluate> Search<'_, G> {
                             }
                         }
                         let h = &mut self.heur.history[side * slots + best_code as usize];
-                        *h = (*h + depth * depth).min(1 << 20);
+                        let d = depth.min(HISTORY_DEPTH_CAP);
+                        *h = (*h + d * d).min(1 << 20);
                         break;
                     }
                 }
@@ -313,6 +381,103 @@ impl<G: Evaluate> Search<'_, G> {
         pos.order_score(mv) > 0
     }
 
+    /// One solving step: a search to the end of the game with the window `(alpha, beta)` at the
+    /// root, giving up after `cap` nodes. Returns the value (a bound when outside the window)
+    /// and, when it beat `alpha`, the root move that did; `None` when it gave up, ran out of time,
+    /// or met a heuristic leaf after all (a line longer than the deepest ply).
+    fn prove(
+        &mut self,
+        root: &G,
+        alpha: i32,
+        beta: i32,
+        cap: Option<u64>,
+    ) -> Option<(i32, Option<G::Move>)> {
+        let unproven_before = self.unproven;
+        self.solving = true;
+        self.node_cap = cap.map(|c| self.nodes + c);
+        self.root_best = None;
+        let v = self.negamax(root, SOLVE_DEPTH, 0, alpha, beta);
+        self.solving = false;
+        self.node_cap = None;
+        if self.capped {
+            // The cap, not the clock, ended the attempt: the search may go on.
+            self.capped = false;
+            self.aborted = false;
+            return None;
+        }
+        if self.aborted || self.unproven != unproven_before {
+            return None;
+        }
+        let mv = self.root_best.filter(|_| v > alpha).map(|(mv, _)| mv);
+        Some((v, mv))
+    }
+
+    /// Tries to solve the root within `cap` nodes (see the module comment), reporting each
+    /// proven step. `None`: the win/draw/loss question was not settled within the cap. Otherwise
+    /// the proven move (none for a loss whose margin could not be settled in time) and the last
+    /// report, exact unless the clock ran out while the margin was being narrowed.
+    fn solve_root(
+        &mut self,
+        root: &G,
+        cap: u64,
+        depth: u32,
+        clock: &Clock<'_>,
+        report: &mut dyn FnMut(&Info),
+    ) -> Option<(Option<G::Move>, Info)> {
+        let (v, mut best) = self.prove(root, -1, 1, Some(cap))?;
+        // The value lies in [lower, upper]; proven values are 0 or at least a win by 1 point.
+        let (mut lower, mut upper) = match v {
+            1.. => (v, INFINITY),
+            ..=-1 => (-INFINITY, v),
+            0 => (0, 0),
+        };
+        loop {
+            let score = if lower == upper {
+                value::to_score(lower, true)
+            } else if lower > -INFINITY {
+                value::to_score(lower, false)
+            } else {
+                value::to_score(upper, false)
+            };
+            let mut pv = self.pv_moves();
+            if let Some(mv) = best
+                && pv.first() != Some(&mv)
+            {
+                pv = vec![mv];
+            }
+            let info = Info {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: Some(score),
+                score_bound: lower != upper,
+                nodes: self.nodes,
+                time_ms: clock.elapsed_ms(),
+                hashfull: Some(self.tt.hashfull()),
+                playouts: None,
+                pv: pv.iter().map(|&m| G::format_move(m)).collect(),
+            };
+            report(&info);
+            if lower == upper {
+                return Some((best, info));
+            }
+            // Is the value above the best proven so far (or, for a loss, at its bound)?
+            let target = if lower > -INFINITY {
+                lower + value::MARGIN_UNIT
+            } else {
+                upper
+            };
+            let Some((v, mv)) = self.prove(root, target - 1, target, None) else {
+                return Some((best, info));
+            };
+            if v >= target {
+                lower = v;
+                best = mv.or(best);
+            } else {
+                upper = v;
+            }
+        }
+    }
+
     fn pv_moves(&self) -> Vec<G::Move> {
         self.pv[0][..self.pv_len[0]]
             .iter()
@@ -336,26 +501,7 @@ pub fn search<G: Evaluate>(
     tt.new_search();
     heur.age();
     let root = *game.position();
-    let mut search = Search::<G> {
-        tt,
-        heur,
-        clock,
-        nodes: 0,
-        seldepth: 0,
-        unproven: 0,
-        path_dependent: 0,
-        scores: vec![Vec::new(); MAX_PLY + 1],
-        aborted: false,
-        path: game
-            .positions()
-            .iter()
-            .map(|p| (p.hash(), p.irreversible_count()))
-            .collect(),
-        pv: vec![[0; MAX_PLY]; MAX_PLY + 1],
-        pv_len: [0; MAX_PLY + 1],
-        root_best: None,
-        _game: std::marker::PhantomData,
-    };
+    let mut search = Search::new(game, tt, heur, clock);
     let mut best = fallback;
     let mut last = Info {
         pv: vec![G::format_move(fallback)],
@@ -368,7 +514,8 @@ pub fn search<G: Evaluate>(
     let single = root.count_moves() == 1 && clock.budget().is_some();
     for depth in 1..=max_depth {
         let started = clock.elapsed_ms();
-        let unproven_before = search.unproven;
+        let (nodes_before, unproven_before, ends_before) =
+            (search.nodes, search.unproven, search.ends);
         search.seldepth = 0;
         search.root_best = None;
         let v = search.negamax(&root, depth as i32, 0, -INFINITY, INFINITY);
@@ -405,6 +552,25 @@ pub fn search<G: Evaluate>(
         if single && !limits.infinite {
             break;
         }
+        // Try to solve once finished games are a good share of the leaves; never under a depth
+        // limit, which asks for exactly that depth (and keeps `bench` a signature of the search).
+        let ends = search.ends - ends_before;
+        let heuristic_leaves = search.unproven - unproven_before;
+        if G::SOLVES_ENDGAMES
+            && !exact
+            && limits.depth.is_none()
+            && ends * SOLVE_END_SHARE >= heuristic_leaves
+        {
+            let cap = (search.nodes - nodes_before).max(SOLVE_MIN_NODES);
+            if let Some((mv, info)) = search.solve_root(&root, cap, depth, clock, report) {
+                best = mv.unwrap_or(best);
+                last = info;
+                break;
+            }
+            if search.aborted {
+                break;
+            }
+        }
         if let Some(budget) = clock.budget()
             && !time::worth_next_iteration(&budget, elapsed, last_iteration_ms)
         {
@@ -414,4 +580,146 @@ pub fn search<G: Evaluate>(
     last.nodes = search.nodes;
     last.time_ms = clock.elapsed_ms();
     Outcome { best, info: last }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::atomic::AtomicBool;
+
+    use rand::{RngExt, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
+    use super::*;
+    use crate::avalam::{self, Avalam};
+    use crate::game::{Game, Player};
+    use crate::search::{Limits, Score};
+
+    /// Exact final margin for the side to move, by memoised minimax (the slow reference).
+    fn margin(pos: &Avalam, memo: &mut HashMap<u64, i32>) -> i32 {
+        if let Some(outcome) = pos.outcome() {
+            return outcome.margin_for(pos.side_to_move());
+        }
+        if let Some(&m) = memo.get(&pos.hash()) {
+            return m;
+        }
+        let mut moves = <Avalam as Game>::Moves::default();
+        pos.legal_moves(&mut moves);
+        let best = moves
+            .iter()
+            .map(|&mv| {
+                let mut child = *pos;
+                child.play(mv);
+                -margin(&child, memo)
+            })
+            .max()
+            .expect("a move");
+        memo.insert(pos.hash(), best);
+        best
+    }
+
+    /// A 4x3 block of low towers: too big for the first iterations to prove, small enough
+    /// for the reference.
+    fn block(rng: &mut Xoshiro256PlusPlus) -> Avalam {
+        let mut pos = Avalam::empty(avalam::Variant::Standard);
+        for row in 3..6 {
+            for col in 2..6 {
+                if rng.random_range(0..10) < 8 {
+                    let top = if rng.random_bool(0.5) {
+                        Player::One
+                    } else {
+                        Player::Two
+                    };
+                    pos.set_tower(avalam::cell(col, row), rng.random_range(1..3), top);
+                }
+            }
+        }
+        pos
+    }
+
+    /// Whether a reported score is true of a position whose exact margin is `m`.
+    fn consistent(score: Score, bound: bool, m: i32) -> bool {
+        match (score, bound) {
+            (Score::Win(w), false) => m == w as i32,
+            (Score::Win(w), true) => m >= w as i32,
+            (Score::Loss(l), false) => m == -(l as i32),
+            (Score::Loss(l), true) => m <= -(l as i32),
+            (Score::Draw, false) => m == 0,
+            _ => false,
+        }
+    }
+
+    #[test]
+    fn solving_proves_the_exact_margin_and_a_move_that_keeps_it() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        let mut memo = HashMap::new();
+        let (mut wins, mut losses, mut draws, mut bounds) = (0, 0, 0, 0);
+        for _ in 0..30 {
+            let pos = block(&mut rng);
+            if pos.outcome().is_some() {
+                continue;
+            }
+            let truth = margin(&pos, &mut memo);
+            let game = History::new(pos);
+            let stop = AtomicBool::new(false);
+            let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
+            let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
+            let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
+            let mut reports = Vec::new();
+            let (mv, last) = search
+                .solve_root(&pos, u64::MAX / 2, 0, &clock, &mut |i| {
+                    reports.push(i.clone())
+                })
+                .expect("no cap, no clock: solved");
+            let at = pos.format_position();
+            for info in &reports {
+                let score = info.score.expect("every report has a score");
+                assert!(
+                    consistent(score, info.score_bound, truth),
+                    "{score:?} {truth} {at}"
+                );
+                bounds += info.score_bound as u32;
+            }
+            assert!(!last.score_bound, "{at}");
+            assert_eq!(last, *reports.last().unwrap());
+            let mv = mv.expect("the exact margin comes with the move that reaches it");
+            let mut child = pos;
+            child.play(mv);
+            assert_eq!(-margin(&child, &mut memo), truth, "{at}");
+            match truth.signum() {
+                1 => wins += 1,
+                -1 => losses += 1,
+                _ => draws += 1,
+            }
+        }
+        assert!(
+            wins > 2 && losses > 2 && draws > 2,
+            "{wins} {losses} {draws}"
+        );
+        assert!(
+            bounds > 3,
+            "win/loss bounds come before the margin: {bounds}"
+        );
+    }
+
+    #[test]
+    fn a_capped_attempt_gives_up_and_the_search_goes_on() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let pos = block(&mut rng);
+        let game = History::new(pos);
+        let stop = AtomicBool::new(false);
+        let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
+        let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
+        let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
+        let mut reports = 0;
+        assert!(
+            search
+                .solve_root(&pos, 50, 0, &clock, &mut |_| reports += 1)
+                .is_none()
+        );
+        assert_eq!(reports, 0, "nothing was proven");
+        assert!(!search.aborted, "the cap does not abort the search");
+        let v = search.negamax(&pos, 2, 0, -INFINITY, INFINITY);
+        assert!(!search.aborted && search.pv_len[0] > 0, "{v}");
+    }
 }

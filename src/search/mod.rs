@@ -171,6 +171,9 @@ pub trait Evaluate: Game {
     fn decode_move(code: u16) -> Self::Move;
     /// Whether alpha-beta searches late quiet moves one ply shallower first (LMR).
     const LATE_MOVE_REDUCTIONS: bool = true;
+    /// Whether alpha-beta tries to solve the root late in a game (a null-window search to the
+    /// end of every line). Worth it where every line ends within a few dozen plies.
+    const SOLVES_ENDGAMES: bool = true;
     /// The exact final margin for the side to move and the plies left, when the game's
     /// structure settles it without search (a proven leaf).
     fn exact_value(&self) -> Option<(i32, u32)> {
