@@ -22,6 +22,9 @@ pub struct Budget {
     pub soft_ms: u64,
     /// Abort the search at this point.
     pub hard_ms: u64,
+    /// The time was given for this move alone (`movetime`): whatever is not used is lost, so
+    /// iterations go on until the hard limit, and a partly searched one still counts.
+    pub use_all: bool,
 }
 
 /// The budget for `limits` with `side` to move, or `None` when time does not limit the search.
@@ -34,6 +37,7 @@ pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Option<Budget>
         Budget {
             soft_ms: t,
             hard_ms: t,
+            use_all: true,
         }
     });
     let from_clock = limits.clock.map(|clock| {
@@ -48,6 +52,7 @@ pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Option<Budget>
         (Some(a), Some(b)) => Some(Budget {
             soft_ms: a.soft_ms.min(b.soft_ms),
             hard_ms: a.hard_ms.min(b.hard_ms),
+            use_all: false,
         }),
         (a, b) => a.or(b),
     }
@@ -69,12 +74,16 @@ pub fn clock_budget(time_ms: u64, inc_ms: u64, moves_to_go: u64, overhead_ms: u6
     Budget {
         soft_ms: soft,
         hard_ms: hard,
+        use_all: false,
     }
 }
 
 /// Whether another iteration is worth starting: it is expected to take `growth` times the last
 /// one, and must end before the soft limit.
 pub fn worth_next_iteration(budget: &Budget, elapsed_ms: u64, last_iteration_ms: u64) -> bool {
+    if budget.use_all {
+        return elapsed_ms < budget.hard_ms;
+    }
     let growth = 2;
     elapsed_ms + last_iteration_ms * growth <= budget.soft_ms
 }
@@ -225,9 +234,34 @@ mod tests {
         let b = Budget {
             soft_ms: 100,
             hard_ms: 300,
+            use_all: false,
         };
         assert!(worth_next_iteration(&b, 10, 5));
         assert!(!worth_next_iteration(&b, 60, 30));
         assert!(worth_next_iteration(&b, 60, 20));
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_used_to_the_end() {
+        let limits = Limits {
+            movetime: Some(100),
+            ..Limits::default()
+        };
+        let b = budget(&limits, Player::One, 10).unwrap();
+        assert!(b.use_all);
+        assert!(
+            worth_next_iteration(&b, 60, 50),
+            "the time left is lost otherwise"
+        );
+        assert!(!worth_next_iteration(&b, 90, 1));
+        let with_clock = Limits {
+            clock: Some(GoClock {
+                time: [10_000, 10_000],
+                inc: [0, 0],
+                movestogo: None,
+            }),
+            ..limits
+        };
+        assert!(!budget(&with_clock, Player::One, 10).unwrap().use_all);
     }
 }
