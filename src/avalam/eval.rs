@@ -6,7 +6,7 @@
 //! reads the feature vector through [`features`]).
 
 use super::endgame::Structure;
-use super::{Avalam, BOARD, DIRECTIONS, MAX_HEIGHT, Move, bits};
+use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, bits};
 use crate::game::{Game, Player};
 use crate::search::Evaluate;
 use crate::search::levels::LevelEval;
@@ -42,14 +42,23 @@ fn shift(set: u128, by: i32) -> u128 {
     if by >= 0 { set << by } else { set >> (-by) }
 }
 
-/// Cells next to some cell of `set`.
+/// `edges[d]`: the towers whose neighbour in direction `DIRECTIONS[d]` is a stacking partner
+/// (the two heights add up to five or less). Every feature below is read off these eight sets.
 #[inline(always)]
-fn dilate(set: u128) -> u128 {
-    let mut out = 0;
-    for d in DIRECTIONS {
-        out |= shift(set, d);
+fn edges(pos: &Avalam) -> [u128; 8] {
+    let mut at_most = [0u128; MAX_HEIGHT];
+    for h in 1..MAX_HEIGHT {
+        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
     }
-    out & BOARD
+    let mut edges = [0u128; 8];
+    for h in 1..MAX_HEIGHT {
+        let towers = pos.towers_of_height(h);
+        let partners = at_most[MAX_HEIGHT - h];
+        for (d, &by) in DIRECTIONS.iter().enumerate() {
+            edges[d] |= towers & shift(partners, -by);
+        }
+    }
+    edges
 }
 
 /// Per-colour tower classes of a position.
@@ -60,21 +69,15 @@ struct Classes {
     vulnerable: u128,
 }
 
-fn classify(pos: &Avalam) -> Classes {
+fn classify(pos: &Avalam, edges: &[u128; 8]) -> Classes {
     let yellow = pos.towers_of(Player::One);
     let red = pos.towers_of(Player::Two);
-    let mut at_most = [0u128; MAX_HEIGHT];
-    for h in 1..MAX_HEIGHT {
-        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
-    }
     let mut active = 0;
     let mut vulnerable = 0;
-    for h in 1..MAX_HEIGHT {
-        let towers = pos.towers_of_height(h);
-        let partners = at_most[MAX_HEIGHT - h];
-        active |= towers & dilate(partners);
-        vulnerable |= towers & yellow & dilate(partners & red);
-        vulnerable |= towers & red & dilate(partners & yellow);
+    for (d, &by) in DIRECTIONS.iter().enumerate() {
+        active |= edges[d];
+        vulnerable |= edges[d] & yellow & shift(red, -by);
+        vulnerable |= edges[d] & red & shift(yellow, -by);
     }
     Classes { active, vulnerable }
 }
@@ -103,21 +106,9 @@ pub fn partner_degrees(pos: &Avalam) -> (u128, u128) {
 /// Lone pairs: two towers that are each other's only stacking partner, so exactly one move will
 /// ever be played between them (the commonest endgame item, found without a flood fill).
 /// Returns (pairs of both colours, pairs of the side to move's colour, pairs of the opponent's).
-fn lone_pairs(pos: &Avalam, mine: u128, theirs: u128) -> (i32, i32, i32) {
-    let mut at_most = [0u128; MAX_HEIGHT];
-    for h in 1..MAX_HEIGHT {
-        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
-    }
-    let mut edges = [0u128; 8];
-    for h in 1..MAX_HEIGHT {
-        let towers = pos.towers_of_height(h);
-        let partners = at_most[MAX_HEIGHT - h];
-        for (d, &by) in DIRECTIONS.iter().enumerate() {
-            edges[d] |= towers & shift(partners, -by);
-        }
-    }
+fn lone_pairs(edges: &[u128; 8], mine: u128, theirs: u128) -> (i32, i32, i32) {
     let (mut ones, mut twos) = (0u128, 0u128);
-    for e in edges {
+    for &e in edges {
         twos |= ones & e;
         ones |= e;
     }
@@ -139,12 +130,13 @@ pub fn features(pos: &Avalam) -> [i32; FEATURES] {
     let me = pos.side_to_move();
     let mine = pos.towers_of(me);
     let theirs = pos.towers_of(me.other());
-    let c = classify(pos);
+    let edges = edges(pos);
+    let c = classify(pos, &edges);
     let fixed = pos.occupied() & !c.active;
     let diff = |set: u128| (set & mine).count_ones() as i32 - (set & theirs).count_ones() as i32;
     let calm = c.active & !c.vulnerable;
     let their_vulnerable = (c.vulnerable & theirs).count_ones() as i32;
-    let (mixed, own_mono, their_mono) = lone_pairs(pos, mine, theirs);
+    let (mixed, own_mono, their_mono) = lone_pairs(&edges, mine, theirs);
     [
         diff(fixed),
         diff(calm & pos.towers_of_height(1)),
