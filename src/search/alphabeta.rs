@@ -17,7 +17,7 @@
 use super::time::{self, Clock};
 use super::tt::{Bound, Table};
 use super::value::{self, INFINITY, MAX_PLY};
-use super::{Evaluate, Info, Limits};
+use super::{Evaluate, Info, Limits, Score};
 use crate::game::History;
 
 /// The shallowest remaining depth at which children are probed before searching (ETC).
@@ -478,6 +478,74 @@ impl<'a, G: Evaluate> Search<'a, G> {
         }
     }
 
+    /// The value of `pos`, `ply` plies below the root and last on the search path, by a search
+    /// to the end with the window `(alpha, beta)`; `None` if the clock ran out.
+    fn prove_at(&mut self, pos: &G, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let unproven_before = self.unproven;
+        self.solving = true;
+        let v = self.negamax(pos, SOLVE_DEPTH, ply, alpha, beta);
+        self.solving = false;
+        (!self.aborted && self.unproven == unproven_before).then_some(v)
+    }
+
+    /// At a root whose exact value `value` is a draw or a loss, the move that keeps that value
+    /// (the best margin) while leaving the opponent the smallest share of replies that keep
+    /// their result: against a fallible opponent (a Monte Carlo search, a person) that is the
+    /// move most likely to turn a draw into a win, or a loss into at least a draw. `goal` is the
+    /// value a reply must hand us to count as a mistake: 1 (a win) at a drawn root, 0 (a draw)
+    /// at a lost one. Moves are examined in the search's order while the clock allows; `best`
+    /// (a move proven to keep `value`) is the default.
+    fn swindle(&mut self, root: &G, best: G::Move, value: i32, goal: i32) -> G::Move {
+        let mut moves = G::Moves::default();
+        root.legal_moves(&mut moves);
+        root.prune_equivalent(&mut moves);
+        let mut list: Vec<G::Move> = moves.as_ref().to_vec();
+        list.sort_by_key(|&mv| (mv != best, -root.order_score(mv)));
+        // The chosen move with (safe replies, replies), compared as fractions; 2/1 is worse
+        // than any real share, so the first complete move replaces it.
+        let mut chosen = (best, 2u64, 1u64);
+        for mv in list {
+            let mut child = *root;
+            child.play(mv);
+            let mut answers = G::Moves::default();
+            child.legal_moves(&mut answers);
+            let replies = answers.as_ref().len() as u64;
+            self.path.push((child.hash(), child.irreversible_count()));
+            // The opponent moves at `child`: the move keeps the root's value if they cannot do
+            // better than its negation.
+            let keeps = mv == best
+                || self
+                    .prove_at(&child, 1, -value, -value + 1)
+                    .is_some_and(|v| v <= -value);
+            let mut safe = 0;
+            let mut complete = keeps;
+            if keeps {
+                for &answer in answers.as_ref() {
+                    let mut next = child;
+                    next.play(answer);
+                    self.path.push((next.hash(), next.irreversible_count()));
+                    // A reply is safe for the opponent unless it hands us the goal.
+                    let v = self.prove_at(&next, 2, goal - 1, goal);
+                    self.path.pop();
+                    safe += v.is_none_or(|v| v < goal) as u64;
+                    // Give up on a move once it cannot beat the chosen one, or out of time.
+                    if v.is_none() || safe * chosen.2 > chosen.1 * replies {
+                        complete = false;
+                        break;
+                    }
+                }
+            }
+            self.path.pop();
+            if self.aborted {
+                break;
+            }
+            if complete && replies > 0 && safe * chosen.2 < chosen.1 * replies {
+                chosen = (mv, safe, replies);
+            }
+        }
+        chosen.0
+    }
+
     fn pv_moves(&self) -> Vec<G::Move> {
         self.pv[0][..self.pv_len[0]]
             .iter()
@@ -577,6 +645,26 @@ pub fn search<G: Evaluate>(
             break;
         }
     }
+    // A draw or a loss proven exactly: play the move that keeps it and is hardest to answer.
+    let goal = match (last.score, last.score_bound) {
+        (Some(Score::Draw), false) => Some((0, 1)),
+        (Some(Score::Loss(m)), false) => Some((value::terminal(-(m as i32)), 0)),
+        _ => None,
+    };
+    if let Some((root_value, goal)) = goal
+        && G::SOLVES_ENDGAMES
+        && limits.depth.is_none()
+        && !search.aborted
+    {
+        let chosen = search.swindle(&root, best, root_value, goal);
+        if chosen != best {
+            best = chosen;
+            last.pv = vec![G::format_move(best)];
+            last.nodes = search.nodes;
+            last.time_ms = clock.elapsed_ms();
+            report(&last);
+        }
+    }
     last.nodes = search.nodes;
     last.time_ms = clock.elapsed_ms();
     Outcome { best, info: last }
@@ -620,11 +708,11 @@ mod tests {
 
     /// A 4x3 block of low towers: too big for the first iterations to prove, small enough
     /// for the reference.
-    fn block(rng: &mut Xoshiro256PlusPlus) -> Avalam {
+    fn block(rng: &mut Xoshiro256PlusPlus, fill: u32) -> Avalam {
         let mut pos = Avalam::empty(avalam::Variant::Standard);
         for row in 3..6 {
             for col in 2..6 {
-                if rng.random_range(0..10) < 8 {
+                if rng.random_range(0..10) < fill {
                     let top = if rng.random_bool(0.5) {
                         Player::One
                     } else {
@@ -655,7 +743,7 @@ mod tests {
         let mut memo = HashMap::new();
         let (mut wins, mut losses, mut draws, mut bounds) = (0, 0, 0, 0);
         for _ in 0..30 {
-            let pos = block(&mut rng);
+            let pos = block(&mut rng, 8);
             if pos.outcome().is_some() {
                 continue;
             }
@@ -703,9 +791,65 @@ mod tests {
     }
 
     #[test]
+    fn at_a_drawn_root_the_swindle_keeps_the_draw_and_leaves_the_fewest_safe_replies() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        let mut memo = HashMap::new();
+        let (mut drawn, mut moved) = (0, 0);
+        while drawn < 10 {
+            let pos = block(&mut rng, 6);
+            if pos.outcome().is_some() || margin(&pos, &mut memo) != 0 {
+                continue;
+            }
+            let mut moves = <Avalam as Game>::Moves::default();
+            pos.legal_moves(&mut moves);
+            pos.prune_equivalent(&mut moves);
+            // Each drawing move with its share of safe replies, by the reference.
+            let mut shares = Vec::new();
+            for &mv in moves.iter() {
+                let mut child = pos;
+                child.play(mv);
+                if margin(&child, &mut memo) != 0 {
+                    continue;
+                }
+                let mut answers = <Avalam as Game>::Moves::default();
+                child.legal_moves(&mut answers);
+                if answers.is_empty() {
+                    // The move ends the game: nothing left for the opponent to get wrong.
+                    continue;
+                }
+                let safe = answers
+                    .iter()
+                    .filter(|&&a| {
+                        let mut next = child;
+                        next.play(a);
+                        margin(&next, &mut memo) <= 0
+                    })
+                    .count();
+                shares.push((mv, safe as f64 / answers.len() as f64));
+            }
+            if shares.is_empty() {
+                continue;
+            }
+            drawn += 1;
+            let least = shares.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+            let default = shares[0].0;
+            let game = History::new(pos);
+            let stop = AtomicBool::new(false);
+            let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
+            let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
+            let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
+            let mv = search.swindle(&pos, default, 0, 1);
+            let share = shares.iter().find(|s| s.0 == mv).map(|s| s.1);
+            assert_eq!(share, Some(least), "{}", pos.format_position());
+            moved += (mv != default) as u32;
+        }
+        assert!(moved > 1, "the swindle changed the move in {moved} of 10");
+    }
+
+    #[test]
     fn a_capped_attempt_gives_up_and_the_search_goes_on() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
-        let pos = block(&mut rng);
+        let pos = block(&mut rng, 8);
         let game = History::new(pos);
         let stop = AtomicBool::new(false);
         let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
