@@ -41,9 +41,10 @@ fn at_most(pos: &Avalam) -> [u128; MAX_HEIGHT] {
     at_most
 }
 
-/// `edges[d]`: the towers whose neighbour in direction `DIRECTIONS[d]` is a stacking partner.
+/// `edges[d]`: the towers whose neighbour in direction `DIRECTIONS[d]` is a stacking partner
+/// (the two heights add up to five or less). The evaluation reads its features off these too.
 #[inline(always)]
-fn edges(pos: &Avalam) -> [u128; 8] {
+pub(crate) fn edges(pos: &Avalam) -> [u128; 8] {
     let at_most = at_most(pos);
     let mut edges = [0u128; 8];
     for h in 1..MAX_HEIGHT {

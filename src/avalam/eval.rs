@@ -5,7 +5,7 @@
 //! The weights are fitted by least squares to self-play results (`examples/tune.rs`, which
 //! reads the feature vector through [`features`]).
 
-use super::endgame::Structure;
+use super::endgame::{Structure, edges};
 use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, bits};
 use crate::game::{Game, Player};
 use crate::search::Evaluate;
@@ -40,25 +40,6 @@ pub const WEIGHTS: [i32; FEATURES] = [100, 54, 56, 74, 84, 68, -68, 14, -1, 22, 
 #[inline(always)]
 fn shift(set: u128, by: i32) -> u128 {
     if by >= 0 { set << by } else { set >> (-by) }
-}
-
-/// `edges[d]`: the towers whose neighbour in direction `DIRECTIONS[d]` is a stacking partner
-/// (the two heights add up to five or less). Every feature below is read off these eight sets.
-#[inline(always)]
-fn edges(pos: &Avalam) -> [u128; 8] {
-    let mut at_most = [0u128; MAX_HEIGHT];
-    for h in 1..MAX_HEIGHT {
-        at_most[h] = at_most[h - 1] | pos.towers_of_height(h);
-    }
-    let mut edges = [0u128; 8];
-    for h in 1..MAX_HEIGHT {
-        let towers = pos.towers_of_height(h);
-        let partners = at_most[MAX_HEIGHT - h];
-        for (d, &by) in DIRECTIONS.iter().enumerate() {
-            edges[d] |= towers & shift(partners, -by);
-        }
-    }
-    edges
 }
 
 /// Per-colour tower classes of a position.
