@@ -67,6 +67,19 @@ fn partners_of(set: u128, edges: &[u128; 8]) -> u128 {
     out
 }
 
+/// Flood-fills the component holding `comp` along the edges from `frontier` (the towers added
+/// last), stopping once it holds more than `limit` towers; returns the towers reached and the
+/// frontier left, so a stopped fill can be resumed.
+#[inline(always)]
+fn grow(mut comp: u128, mut frontier: u128, edges: &[u128; 8], limit: usize) -> (u128, u128) {
+    while frontier != 0 && comp.count_ones() as usize <= limit {
+        let next = partners_of(frontier, edges) & !comp;
+        comp |= next;
+        frontier = next;
+    }
+    (comp, frontier)
+}
+
 /// The endgame structure of a position: its items and the towers of larger components.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Structure {
@@ -99,23 +112,10 @@ impl Structure {
         let mut best_mono: Option<Move> = None;
         while rest != 0 {
             let seed = rest & rest.wrapping_neg();
-            let mut comp = seed;
-            let mut frontier = seed;
-            while frontier != 0 {
-                let next = partners_of(frontier, &edges) & !comp;
-                comp |= next;
-                frontier = next;
-                if comp.count_ones() as usize > MAX_ITEM {
-                    break;
-                }
-            }
+            let (mut comp, frontier) = grow(seed, seed, &edges, MAX_ITEM);
             if comp.count_ones() as usize > MAX_ITEM {
                 // Finish the flood fill so the rest of this component is not re-examined.
-                while frontier != 0 {
-                    let next = partners_of(frontier, &edges) & !comp;
-                    comp |= next;
-                    frontier = next;
-                }
+                (comp, _) = grow(comp, frontier, &edges, usize::MAX);
                 rest &= !comp;
                 continue;
             }
@@ -159,15 +159,9 @@ impl Structure {
         let (mut rest, mut items, mut mixed) = (live, 0, 0);
         while rest != 0 {
             let seed = rest & rest.wrapping_neg();
-            let mut comp = seed;
-            let mut frontier = seed;
-            while frontier != 0 {
-                let next = partners_of(frontier, &edges) & !comp;
-                comp |= next;
-                frontier = next;
-                if comp.count_ones() as usize > MAX_ITEM {
-                    return None;
-                }
+            let (comp, _) = grow(seed, seed, &edges, MAX_ITEM);
+            if comp.count_ones() as usize > MAX_ITEM {
+                return None;
             }
             item_move(pos, comp, mine)?;
             rest &= !comp;

@@ -392,12 +392,9 @@ impl<'a, G: Evaluate> Search<'a, G> {
         beta: i32,
         cap: Option<u64>,
     ) -> Option<(i32, Option<G::Move>)> {
-        let unproven_before = self.unproven;
-        self.solving = true;
         self.node_cap = cap.map(|c| self.nodes + c);
         self.root_best = None;
-        let v = self.negamax(root, SOLVE_DEPTH, 0, alpha, beta);
-        self.solving = false;
+        let v = self.prove_at(root, 0, alpha, beta);
         self.node_cap = None;
         if self.capped {
             // The cap, not the clock, ended the attempt: the search may go on.
@@ -405,9 +402,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             self.aborted = false;
             return None;
         }
-        if self.aborted || self.unproven != unproven_before {
-            return None;
-        }
+        let v = v?;
         let mv = self.root_best.filter(|_| v > alpha).map(|(mv, _)| mv);
         Some((v, mv))
     }
