@@ -1,13 +1,16 @@
 //! How many plies before the end alpha-beta proves the result within a time limit, over
 //! positions from its own games.
 //!
-//! `cargo run --release --example endgame_proof -- <avalam|awale> <games> [limit_ms] [selfplay_nodes]`
+//! `cargo run --release --example endgame_proof -- <avalam|awale> <games> [limit] [selfplay_nodes]`
+//!
+//! `limit` is milliseconds (`1000`), or nodes with an `n` suffix (`2000000n`): a node limit makes
+//! the measurement the same on every machine and under any load.
 //!
 //! The searches use a 64 MiB table (`setoption name Hash value 64`).
 //!
 //! Plays `games` self-play games (alpha-beta, `selfplay_nodes` nodes per move so the games are
 //! the same on every machine, from random two-ply openings), then for each game walks back from
-//! the end: for k = 2, 4, 6, ... plies before the end it searches the position for `limit_ms`
+//! the end: for k = 2, 4, 6, ... plies before the end it searches the position within the limit
 //! and stops at the first k whose result is not proven in time. Two depths are reported per
 //! game: the deepest k whose result (win, draw or loss) was proven, and the deepest k whose
 //! exact final margin was proven, both within the limit; then the distribution of each.
@@ -30,7 +33,23 @@ struct Proof {
     exact: bool,
 }
 
-fn proven_within<G: SearchGame>(game: &History<G>, limit_ms: u64) -> Proof {
+/// What a search may spend on one position.
+#[derive(Clone, Copy)]
+enum Limit {
+    Ms(u64),
+    Nodes(u64),
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::Ms(ms) => write!(f, "{ms} ms"),
+            Limit::Nodes(n) => write!(f, "{n} nodes"),
+        }
+    }
+}
+
+fn proven_within<G: SearchGame>(game: &History<G>, limit: Limit) -> Proof {
     let stop = AtomicBool::new(false);
     // A table that one second of search does not overfill (the default 16 MiB holds ~1M
     // entries, what one second of an endgame search visits), as `setoption name Hash` gives.
@@ -39,14 +58,24 @@ fn proven_within<G: SearchGame>(game: &History<G>, limit_ms: u64) -> Proof {
         ..Settings::default()
     };
     let mut searcher = Searcher::<G>::new(settings);
-    let limits = Limits {
-        movetime: Some(limit_ms),
-        ..Limits::default()
+    let limits = match limit {
+        Limit::Ms(ms) => Limits {
+            movetime: Some(ms),
+            ..Limits::default()
+        },
+        Limit::Nodes(n) => Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        },
     };
     let mut proof = Proof::default();
     searcher.search(game, &limits, &stop, &mut |info| {
         // Only reports made within the limit count (the search may overrun by a node check).
-        if info.time_ms > limit_ms {
+        let late = match limit {
+            Limit::Ms(ms) => info.time_ms > ms,
+            Limit::Nodes(n) => info.nodes > n,
+        };
+        if late {
             return;
         }
         if let Some(Score::Draw | Score::Win(_) | Score::Loss(_)) = info.score {
@@ -68,7 +97,7 @@ fn summary(name: &str, mut depths: Vec<usize>) -> String {
     )
 }
 
-fn run<G: SearchGame>(games: usize, limit_ms: u64, selfplay_nodes: u64) {
+fn run<G: SearchGame>(games: usize, limit: Limit, selfplay_nodes: u64) {
     let limits = Limits {
         nodes: Some(selfplay_nodes),
         ..Limits::default()
@@ -87,7 +116,7 @@ fn run<G: SearchGame>(games: usize, limit_ms: u64, selfplay_nodes: u64) {
                 prefix.undo();
             }
             positions += 1;
-            let proof = proven_within(&prefix, limit_ms);
+            let proof = proven_within(&prefix, limit);
             if !proof.result {
                 eprintln!(
                     "game {g}: not proven {k} plies before the end: {}",
@@ -108,7 +137,7 @@ fn run<G: SearchGame>(games: usize, limit_ms: u64, selfplay_nodes: u64) {
         exacts.push(exact);
     }
     println!(
-        "{}: {} games, {positions} positions searched, {limit_ms} ms each; plies before the end",
+        "{}: {} games, {positions} positions searched, {limit} each; plies before the end",
         G::NAME,
         results.len()
     );
@@ -119,13 +148,19 @@ fn run<G: SearchGame>(games: usize, limit_ms: u64, selfplay_nodes: u64) {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if args.len() < 3 {
-        eprintln!("usage: endgame_proof <avalam|awale> <games> [limit_ms] [selfplay_nodes]");
+        eprintln!(
+            "usage: endgame_proof <avalam|awale> <games> [limit_ms|<nodes>n] [selfplay_nodes]"
+        );
         std::process::exit(2);
     }
     let games = args[2].parse().expect("games is a number");
-    let limit = args
-        .get(3)
-        .map_or(1000, |a| a.parse().expect("limit in ms"));
+    let limit = match args.get(3) {
+        None => Limit::Ms(1000),
+        Some(a) => match a.strip_suffix('n') {
+            Some(n) => Limit::Nodes(n.parse().expect("limit in nodes")),
+            None => Limit::Ms(a.parse().expect("limit in ms")),
+        },
+    };
     let selfplay = args
         .get(4)
         .map_or(50_000, |a| a.parse().expect("self-play nodes per move"));
