@@ -149,6 +149,11 @@ impl Structure {
             return None;
         }
         let edges = edges(pos);
+        Structure::exact_value_with(pos, &edges)
+    }
+
+    /// [`Structure::exact_value`] of a standard position whose [`edges`] are known.
+    pub(crate) fn exact_value_with(pos: &Avalam, edges: &[u128; 8]) -> Option<(i32, u32)> {
         let live = edges.iter().fold(0, |acc, e| acc | e);
         if live == 0 {
             return None;
@@ -159,7 +164,7 @@ impl Structure {
         let (mut rest, mut items, mut mixed) = (live, 0, 0);
         while rest != 0 {
             let seed = rest & rest.wrapping_neg();
-            let (comp, _) = grow(seed, seed, &edges, MAX_ITEM);
+            let (comp, _) = grow(seed, seed, edges, MAX_ITEM);
             if comp.count_ones() as usize > MAX_ITEM {
                 return None;
             }

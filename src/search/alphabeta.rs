@@ -17,7 +17,7 @@
 use super::time::{self, Clock};
 use super::tt::{Bound, Table};
 use super::value::{self, INFINITY, MAX_PLY};
-use super::{Evaluate, Info, Limits, Score};
+use super::{Evaluate, Frontier, Horizon, Info, Limits, Score};
 use crate::game::History;
 
 /// The shallowest remaining depth at which children are probed before searching (ETC).
@@ -42,6 +42,10 @@ const HISTORY_DEPTH_CAP: i32 = 20;
 /// Moves before this index in the ordered list (hash move, killers, the best of the rest) are
 /// never reduced.
 const LMR_FIRST_INDEX: usize = 3;
+
+/// Frontier pruning (futility) needs at least this many moves: with fewer the game is nearly
+/// over, lines are short and the solver should see them whole.
+const FRONTIER_MIN_MOVES: usize = 8;
 
 /// Move-ordering memory kept between searches: history counters and killer moves.
 pub struct Heuristics {
@@ -189,6 +193,18 @@ impl<'a, G: Evaluate> Search<'a, G> {
             self.path_dependent += 1;
             return value::terminal(Self::margin(pos));
         }
+        if depth <= 0 || ply >= MAX_PLY - 1 {
+            return match pos.horizon() {
+                Horizon::Exact(margin) => {
+                    self.ends += 1;
+                    value::terminal(margin)
+                }
+                Horizon::Heuristic(v) => {
+                    self.unproven += 1;
+                    value::heuristic(v)
+                }
+            };
+        }
         // Not at the root: the root must still search its moves to know which one keeps the
         // value (the children are then scored exactly at once).
         if ply > 0
@@ -196,14 +212,6 @@ impl<'a, G: Evaluate> Search<'a, G> {
         {
             self.ends += 1;
             return value::terminal(margin);
-        }
-        if depth <= 0 || ply >= MAX_PLY - 1 {
-            if pos.outcome().is_some() {
-                self.ends += 1;
-                return value::terminal(Self::margin(pos));
-            }
-            self.unproven += 1;
-            return value::heuristic(pos.evaluate());
         }
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
@@ -254,6 +262,31 @@ impl<'a, G: Evaluate> Search<'a, G> {
             }
         }
 
+        // Next to the horizon, outside the principal variation and away from proven values, the
+        // static value decides what is not worth searching (see `Frontier`). Every shortcut
+        // bumps the proof counter, as a heuristic leaf would.
+        let frontier = match G::FRONTIER {
+            Some(margins)
+                if (1..=2).contains(&depth)
+                    && ply > 0
+                    && !self.solving
+                    && beta - alpha == 1
+                    && !value::is_decisive(alpha)
+                    && !value::is_decisive(beta)
+                    && moves.as_ref().len() >= FRONTIER_MIN_MOVES =>
+            {
+                Some((margins, value::heuristic(pos.evaluate())))
+            }
+            _ => None,
+        };
+        if let Some((margins, eval)) = frontier {
+            let v = eval - margins.reverse[depth as usize - 1];
+            if v >= beta {
+                self.unproven += 1;
+                return v;
+            }
+        }
+
         let unproven_before = (self.unproven, self.path_dependent);
         let alpha_orig = alpha;
         let side = pos.side_to_move().index();
@@ -290,6 +323,14 @@ impl<'a, G: Evaluate> Search<'a, G> {
             list.swap(i, pick);
             scores.swap(i, pick);
             let mv = list[i];
+            if i > 0
+                && let Some((margins, eval)) = frontier
+                && let Some(bound) = self.futile(pos, mv, depth, eval, &margins, alpha)
+            {
+                self.unproven += 1;
+                best = best.max(bound);
+                continue;
+            }
             let mut child = *pos;
             child.play(mv);
             self.path.push((child.hash(), child.irreversible_count()));
@@ -374,6 +415,26 @@ impl<'a, G: Evaluate> Search<'a, G> {
             proven,
         );
         best
+    }
+
+    /// The value bound of `mv` when the static value `eval` plus its futility margin cannot
+    /// reach `alpha`, so that it need not be searched.
+    fn futile(
+        &self,
+        pos: &G,
+        mv: G::Move,
+        depth: i32,
+        eval: i32,
+        margins: &Frontier,
+        alpha: i32,
+    ) -> Option<i32> {
+        let d = depth as usize - 1;
+        let margin = if self.is_noisy(pos, mv) {
+            margins.noisy[d]
+        } else {
+            margins.quiet[d]
+        };
+        (eval + margin <= alpha).then_some(eval + margin)
     }
 
     /// Moves the static order already puts first do not need killer slots.

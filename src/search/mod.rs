@@ -171,6 +171,9 @@ pub trait Evaluate: Game {
     fn decode_move(code: u16) -> Self::Move;
     /// Whether alpha-beta searches late quiet moves one ply shallower first (LMR).
     const LATE_MOVE_REDUCTIONS: bool = true;
+    /// Forward pruning one and two plies above the horizon (see [`Frontier`]); `None` turns it
+    /// off, for games whose evaluation has not been measured for it.
+    const FRONTIER: Option<Frontier> = None;
     /// Whether alpha-beta tries to solve the root late in a game (a null-window search to the
     /// end of every line). Worth it where every line ends within a few dozen plies.
     const SOLVES_ENDGAMES: bool = true;
@@ -179,10 +182,55 @@ pub trait Evaluate: Game {
     fn exact_value(&self) -> Option<(i32, u32)> {
         None
     }
+    /// The value of a node at the search horizon: exact when the game is over or settled
+    /// without search ([`Evaluate::exact_value`]), heuristic otherwise. A game may override it to
+    /// share work between the three ([`default_horizon`] asks each in turn).
+    fn horizon(&self) -> Horizon {
+        default_horizon(self)
+    }
     /// Removes moves that are provably no better than another move kept in the list.
     fn prune_equivalent(&self, moves: &mut Self::Moves) {
         let _ = moves;
     }
+}
+
+/// What a node at the search horizon is worth (see [`Evaluate::horizon`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Horizon {
+    /// The final margin for the side to move, proven.
+    Exact(i32),
+    /// A static estimate, as [`Evaluate::evaluate`] gives it.
+    Heuristic(i32),
+}
+
+/// [`Evaluate::horizon`] from its parts: the structural exact value, the end of the game, and
+/// the static evaluation, in that order.
+pub fn default_horizon<G: Evaluate>(pos: &G) -> Horizon {
+    if let Some((margin, _)) = pos.exact_value() {
+        Horizon::Exact(margin)
+    } else if pos.outcome().is_some() {
+        let points = pos.points();
+        let me = pos.side_to_move();
+        Horizon::Exact(points[me.index()] as i32 - points[me.other().index()] as i32)
+    } else {
+        Horizon::Heuristic(pos.evaluate())
+    }
+}
+
+/// Margins of the forward pruning next to the horizon, in the evaluation's units, for remaining
+/// depths 1 and 2 (index 0 and 1). They bound how much one move can change the static value: a
+/// node whose static value stands `reverse` above beta fails high at once (reverse futility), and
+/// a move is skipped when the static value plus its margin cannot reach alpha (futility). Noisy
+/// moves (those [`Evaluate::order_score`] ranks above 0) get the `noisy` margin, quiet ones the
+/// `quiet` one.
+#[derive(Clone, Copy, Debug)]
+pub struct Frontier {
+    /// Reverse futility margins.
+    pub reverse: [i32; 2],
+    /// Futility margins of noisy moves.
+    pub noisy: [i32; 2],
+    /// Futility margins of quiet moves.
+    pub quiet: [i32; 2],
 }
 
 /// Everything a game needs to be searched at every level.
