@@ -266,6 +266,14 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         count_moves_after_each_by_children(self)
     }
 
+    /// The points of the side to move minus the opponent's (the final margin once the game is
+    /// over).
+    fn margin(&self) -> i32 {
+        let points = self.points();
+        let me = self.side_to_move();
+        points[me.index()] as i32 - points[me.other().index()] as i32
+    }
+
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: Self::Move) -> bool {
         let mut moves = Self::Moves::default();

@@ -178,10 +178,7 @@ impl Evaluate for Avalam {
         let edges = edges(self);
         if edges.iter().all(|&e| e == 0) {
             // No stacking partner anywhere: no move is left and the game is over.
-            let me = self.side_to_move();
-            let margin = self.towers_of(me).count_ones() as i32
-                - self.towers_of(me.other()).count_ones() as i32;
-            return Horizon::Exact(margin);
+            return Horizon::Exact(self.margin());
         }
         match Structure::exact_value_with(self, &edges) {
             Some((margin, _)) => Horizon::Exact(margin),

@@ -176,12 +176,6 @@ impl<'a, G: Evaluate> Search<'a, G> {
             .any(|&(h, _)| h == hash)
     }
 
-    fn margin(pos: &G) -> i32 {
-        let points = pos.points();
-        let me = pos.side_to_move();
-        points[me.index()] as i32 - points[me.other().index()] as i32
-    }
-
     fn negamax(&mut self, pos: &G, depth: i32, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
@@ -191,7 +185,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.is_repetition(pos) {
             self.path_dependent += 1;
-            return value::terminal(Self::margin(pos));
+            return value::terminal(pos.margin());
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return match pos.horizon() {
@@ -217,7 +211,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
         pos.legal_moves(&mut moves);
         if moves.as_ref().is_empty() {
             self.ends += 1;
-            return value::terminal(Self::margin(pos));
+            return value::terminal(pos.margin());
         }
         pos.prune_equivalent(&mut moves);
 

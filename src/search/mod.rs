@@ -209,9 +209,7 @@ pub fn default_horizon<G: Evaluate>(pos: &G) -> Horizon {
     if let Some((margin, _)) = pos.exact_value() {
         Horizon::Exact(margin)
     } else if pos.outcome().is_some() {
-        let points = pos.points();
-        let me = pos.side_to_move();
-        Horizon::Exact(points[me.index()] as i32 - points[me.other().index()] as i32)
+        Horizon::Exact(pos.margin())
     } else {
         Horizon::Heuristic(pos.evaluate())
     }
