@@ -43,6 +43,10 @@ const HISTORY_DEPTH_CAP: i32 = 20;
 /// never reduced.
 const LMR_FIRST_INDEX: usize = 3;
 
+/// The first moves of a node are picked one at a time (a cut-off often comes before the rest is
+/// looked at); the others are sorted at once.
+const SELECTED_MOVES: usize = 3;
+
 /// Frontier pruning (futility) needs at least this many moves: with fewer the game is nearly
 /// over, lines are short and the solver should see them whole.
 const FRONTIER_MIN_MOVES: usize = 8;
@@ -105,6 +109,10 @@ struct Search<'a, G: Evaluate> {
     capped: bool,
     /// One reusable buffer of ordering scores per ply.
     scores: Vec<Vec<i32>>,
+    /// Scratch list of the children's hash keys for enhanced transposition cut-offs.
+    child_keys: Vec<u64>,
+    /// Scratch list for sorting the late moves of a node.
+    sort_scratch: Vec<(i32, G::Move)>,
     aborted: bool,
     /// (hash, irreversible count) of the game's positions, then of the search path.
     path: Vec<(u64, u32)>,
@@ -136,6 +144,8 @@ impl<'a, G: Evaluate> Search<'a, G> {
             node_cap: None,
             capped: false,
             scores: vec![Vec::new(); MAX_PLY + 1],
+            child_keys: Vec::new(),
+            sort_scratch: Vec::new(),
             aborted: false,
             path: game
                 .positions()
@@ -199,6 +209,8 @@ impl<'a, G: Evaluate> Search<'a, G> {
                 }
             };
         }
+        // The table is read after the moves are generated: start loading its entry now.
+        self.tt.prefetch(pos.hash());
         // Not at the root: the root must still search its moves to know which one keeps the
         // value (the children are then scored exactly at once).
         if ply > 0
@@ -240,19 +252,28 @@ impl<'a, G: Evaluate> Search<'a, G> {
         // Avalam, so children are often in the table). Only where a subtree is worth a probe,
         // and not where repetitions make a stored value depend on the path.
         if ply > 0 && depth >= ETC_DEPTH && !G::REPETITION_ENDS_GAME {
+            // All the children's clusters are requested first, so their loads overlap.
+            let mut keys = std::mem::take(&mut self.child_keys);
+            keys.clear();
             for &mv in moves.as_ref() {
                 let mut child = *pos;
                 child.play(mv);
-                if let Some(hit) = self.tt.probe(child.hash())
-                    && (hit.proven || hit.depth as i32 >= depth - 1)
-                    && hit.bound != Bound::Lower
-                    && -hit.value >= beta
-                {
-                    if !hit.proven {
-                        self.unproven += 1;
-                    }
-                    return -hit.value;
+                keys.push(child.hash());
+                self.tt.prefetch(child.hash());
+            }
+            let hits = keys.iter().find_map(|&key| {
+                self.tt.probe(key).filter(|hit| {
+                    (hit.proven || hit.depth as i32 >= depth - 1)
+                        && hit.bound != Bound::Lower
+                        && -hit.value >= beta
+                })
+            });
+            self.child_keys = keys;
+            if let Some(hit) = hits {
+                if !hit.proven {
+                    self.unproven += 1;
                 }
+                return -hit.value;
             }
         }
 
@@ -307,15 +328,29 @@ impl<'a, G: Evaluate> Search<'a, G> {
         let mut best = -INFINITY;
         let mut best_code = 0;
         for i in 0..list.len() {
-            // Selection sort step: bring the best remaining move to position i.
-            let mut pick = i;
-            for j in i + 1..list.len() {
-                if scores[j] > scores[pick] {
-                    pick = j;
+            if i < SELECTED_MOVES {
+                // Selection sort step: bring the best remaining move to position i.
+                let mut pick = i;
+                for j in i + 1..list.len() {
+                    if scores[j] > scores[pick] {
+                        pick = j;
+                    }
+                }
+                list.swap(i, pick);
+                scores.swap(i, pick);
+            } else if i == SELECTED_MOVES {
+                // No cut-off among the first moves: the rest is likely all searched, so sort it
+                // once rather than select each move in turn.
+                let tail = &mut self.sort_scratch;
+                tail.clear();
+                tail.extend(scores[i..].iter().copied().zip(list[i..].iter().copied()));
+                // Stable: moves of equal score keep their order.
+                tail.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+                for (k, &(score, mv)) in tail.iter().enumerate() {
+                    scores[i + k] = score;
+                    list[i + k] = mv;
                 }
             }
-            list.swap(i, pick);
-            scores.swap(i, pick);
             let mv = list[i];
             if i > 0
                 && let Some((margins, eval)) = frontier
