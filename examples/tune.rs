@@ -13,8 +13,9 @@
 //!    `WEIGHTS`) and the game's final point margin for the side to move.
 //! 2. Least squares (the fit used): `evaluate` is defined as the expected final margin in
 //!    hundredths of a point, so the weights are the ridge least-squares solution of
-//!    `w . f ~= 100 * margin` (normal equations, lambda = 1e-3 per sample to keep an unused
-//!    feature at 0), solved by Gaussian elimination. No intercept: `evaluate` has none.
+//!    `w . f ~= 100 * margin` (normal equations, lambda = 1e-3 per sample pulling each weight
+//!    towards its current value, so a rarely seen feature keeps about its old weight), solved by
+//!    Gaussian elimination. No intercept: `evaluate` has none.
 //! 3. Texel cross-check: a logistic regression of the game result (1, 1/2, 0 for the side to
 //!    move) on the same features, fitted by Newton's method, then scaled onto the centi-point
 //!    axis by the one factor that best fits the margins. Its direction tells whether the
@@ -175,8 +176,9 @@ fn dot(w: &[f64], f: &[f64]) -> f64 {
     w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
 
-/// Ridge least squares of `100 * margin` on the features.
-fn least_squares(train: &[&Sample], n: usize) -> Vec<f64> {
+/// Ridge least squares of `100 * margin` on the features, pulled towards `prior` (the current
+/// weights), so that a rarely seen feature keeps about its old weight rather than drifting to 0.
+fn least_squares(train: &[&Sample], n: usize, prior: &[f64]) -> Vec<f64> {
     let mut a = vec![vec![0.0; n]; n];
     let mut b = vec![0.0; n];
     for s in train {
@@ -187,8 +189,10 @@ fn least_squares(train: &[&Sample], n: usize) -> Vec<f64> {
             }
         }
     }
+    let lambda = 1e-3 * train.len() as f64;
     for (i, row) in a.iter_mut().enumerate() {
-        row[i] += 1e-3 * train.len() as f64;
+        row[i] += lambda;
+        b[i] += lambda * prior[i];
     }
     solve(a, b)
 }
@@ -280,7 +284,7 @@ fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
     let current: Vec<f64> = G::CURRENT.iter().map(|&w| w as f64).collect();
-    let lsq = least_squares(&train, n);
+    let lsq = least_squares(&train, n, &current);
     let logit = logistic(&train, n);
     let texel: Vec<f64> = {
         let k = margin_scale(&train, &logit);

@@ -1,8 +1,10 @@
 //! Avalam evaluation: a linear function of a few features computed with bitboards.
 //!
 //! A tower that can never again be moved or covered (five high, or no neighbour it can be
-//! stacked with) is a point for good; other towers are worth less the easier they are to cover.
-//! The weights are fitted by least squares to self-play results (`examples/tune.rs`, which
+//! stacked with) is a point for good. A live tower is valued by its class: its height and how
+//! many of its stacking partners are topped by its own colour and by the other colour (0, 1, or
+//! 2 and more), with separate weights for the side to move's towers and the opponent's, which
+//! tells a tower about to be covered from one that is safe for now. The weights are fitted by least squares to self-play results (`examples/tune.rs`, which
 //! reads the feature vector through [`features`]).
 
 use super::endgame::{Structure, edges};
@@ -11,31 +13,68 @@ use crate::game::{Game, Player};
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Frontier, Horizon, default_horizon};
 
+/// Live tower classes per colour: height 1 to 4, times the number of stacking partners topped
+/// by the tower's own colour (0, 1, 2 or more) and by the other colour (0, 1, 2 or more), less
+/// the class with no partner at all (such a tower is fixed).
+const CLASSES: usize = 4 * 8;
+
 /// The number of evaluation features.
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 1 + 2 * CLASSES + 5;
+
+/// Index of the first of the side to move's tower classes; the opponent's follow.
+const MINE: usize = 1;
+const THEIRS: usize = MINE + CLASSES;
+const REST: usize = THEIRS + CLASSES;
+
+/// The class of a live tower of `height` with `own` and `other` partners (each capped at 2).
+const fn class(height: usize, own: usize, other: usize) -> usize {
+    (height - 1) * 8 + own * 3 + other - 1
+}
 
 /// Feature names, in order, for the tuning tool's report.
-pub const FEATURE_NAMES: [&str; FEATURES] = [
-    "fixed",
-    "active1",
-    "active2",
-    "active3",
-    "active4",
-    "own_vulnerable",
-    "their_vulnerable",
-    "can_capture",
-    "parity",
-    "tempo",
-    "mixed_pairs_odd",
-    "their_mono_pairs",
-];
+pub const FEATURE_NAMES: [&str; FEATURES] = {
+    let mut names = [""; FEATURES];
+    names[0] = "fixed";
+    const CLASS_NAMES: [&str; 2 * CLASSES] = [
+        "m1_01", "m1_02", "m1_10", "m1_11", "m1_12", "m1_20", "m1_21", "m1_22", //
+        "m2_01", "m2_02", "m2_10", "m2_11", "m2_12", "m2_20", "m2_21", "m2_22", //
+        "m3_01", "m3_02", "m3_10", "m3_11", "m3_12", "m3_20", "m3_21", "m3_22", //
+        "m4_01", "m4_02", "m4_10", "m4_11", "m4_12", "m4_20", "m4_21", "m4_22", //
+        "t1_01", "t1_02", "t1_10", "t1_11", "t1_12", "t1_20", "t1_21", "t1_22", //
+        "t2_01", "t2_02", "t2_10", "t2_11", "t2_12", "t2_20", "t2_21", "t2_22", //
+        "t3_01", "t3_02", "t3_10", "t3_11", "t3_12", "t3_20", "t3_21", "t3_22", //
+        "t4_01", "t4_02", "t4_10", "t4_11", "t4_12", "t4_20", "t4_21", "t4_22", //
+    ];
+    let mut i = 0;
+    while i < 2 * CLASSES {
+        names[MINE + i] = CLASS_NAMES[i];
+        i += 1;
+    }
+    names[REST] = "can_capture";
+    names[REST + 1] = "parity";
+    names[REST + 2] = "tempo";
+    names[REST + 3] = "mixed_pairs_odd";
+    names[REST + 4] = "their_mono_pairs";
+    names
+};
 
 /// Weights in centi-points per unit of each feature: the least-squares fit of the final margin
-/// (`cargo run --release --example tune -- avalam 3000 4000 2`: 76 036 positions of 3000 games
-/// played with the earlier 9-feature weights `[106, 50, 62, 71, 80, 75, -75, 42, 1]`, themselves
-/// fitted the same way). The three last features (tempo, lone pairs) gained +38 +/- 17 Elo over
-/// those weights in a 400-game referee match at 20 000 nodes per move.
-pub const WEIGHTS: [i32; FEATURES] = [100, 54, 56, 74, 84, 68, -68, 14, -1, 22, 19, 18];
+/// (`cargo run --release --example tune -- avalam 3000 4000 2`: 75 163 positions of 3000 games
+/// played with the previous evaluation, which had one weight per height for calm towers and one
+/// for vulnerable towers; held-out error 0.726 -> 0.699 points). The classes gained +58 and +56
+/// Elo over that evaluation in two 200-game referee matches at 50 000 nodes per move.
+pub const WEIGHTS: [i32; FEATURES] = [
+    99, //
+    63, 54, 72, 67, 59, 46, 64, 62, //
+    66, 50, 72, 69, 59, 47, 65, 61, //
+    72, 54, 78, 76, 61, 68, 65, 62, //
+    80, 75, 85, 74, 77, 79, 73, 70, //
+    -54, -54, -70, -67, -58, -45, -63, -62, //
+    -52, -49, -72, -69, -57, -47, -64, -61, //
+    -52, -53, -78, -75, -58, -70, -66, -61, //
+    -58, -50, -86, -60, -52, -79, -65, -49, //
+    8, -1, 24, 11, 44,
+];
 
 /// The linear evaluation of a feature vector.
 #[inline(always)]
@@ -50,27 +89,6 @@ fn weigh(f: &[i32; FEATURES]) -> i32 {
 #[inline(always)]
 fn shift(set: u128, by: i32) -> u128 {
     if by >= 0 { set << by } else { set >> (-by) }
-}
-
-/// Per-colour tower classes of a position.
-struct Classes {
-    /// Towers that can still be moved or covered.
-    active: u128,
-    /// Active towers that a tower topped by the other colour can cover next move.
-    vulnerable: u128,
-}
-
-fn classify(pos: &Avalam, edges: &[u128; 8]) -> Classes {
-    let yellow = pos.towers_of(Player::One);
-    let red = pos.towers_of(Player::Two);
-    let mut active = 0;
-    let mut vulnerable = 0;
-    for (d, &by) in DIRECTIONS.iter().enumerate() {
-        active |= edges[d];
-        vulnerable |= edges[d] & yellow & shift(red, -by);
-        vulnerable |= edges[d] & red & shift(yellow, -by);
-    }
-    Classes { active, vulnerable }
 }
 
 /// Towers with at least one stacking partner, and towers with at least two.
@@ -127,30 +145,47 @@ fn features_with(pos: &Avalam, edges: &[u128; 8]) -> [i32; FEATURES] {
     let me = pos.side_to_move();
     let mine = pos.towers_of(me);
     let theirs = pos.towers_of(me.other());
-    let c = classify(pos, edges);
-    let fixed = pos.occupied() & !c.active;
-    let diff = |set: u128| (set & mine).count_ones() as i32 - (set & theirs).count_ones() as i32;
-    let calm = c.active & !c.vulnerable;
-    let their_vulnerable = (c.vulnerable & theirs).count_ones() as i32;
+    // Partners of each tower by colour, counted up to two: `own[k]`/`other[k]` hold the towers
+    // with more than k partners topped by their own / the other colour.
+    let (mut own, mut other) = ([0u128; 2], [0u128; 2]);
+    let mut active = 0;
+    for (d, &by) in DIRECTIONS.iter().enumerate() {
+        let e = edges[d];
+        active |= e;
+        let same = e & ((mine & shift(mine, -by)) | (theirs & shift(theirs, -by)));
+        let cross = e & !same;
+        own[1] |= own[0] & same;
+        own[0] |= same;
+        other[1] |= other[0] & cross;
+        other[0] |= cross;
+    }
+    let own_count = [!own[0], own[0] & !own[1], own[1]];
+    let other_count = [!other[0], other[0] & !other[1], other[1]];
+    let fixed = pos.occupied() & !active;
+    let count = |set: u128| set.count_ones() as i32;
+    let mut f = [0; FEATURES];
+    f[0] = count(fixed & mine) - count(fixed & theirs);
+    for h in 1..MAX_HEIGHT {
+        let towers = pos.towers_of_height(h) & active;
+        for (o, &own_set) in own_count.iter().enumerate() {
+            let with_own = towers & own_set;
+            for (x, &other_set) in other_count.iter().enumerate() {
+                if o + x > 0 {
+                    let set = with_own & other_set;
+                    f[MINE + class(h, o, x)] = count(set & mine);
+                    f[THEIRS + class(h, o, x)] = count(set & theirs);
+                }
+            }
+        }
+    }
+    let their_vulnerable = other[0] & theirs;
     let (mixed, own_mono, their_mono) = lone_pairs(edges, mine, theirs);
-    [
-        diff(fixed),
-        diff(calm & pos.towers_of_height(1)),
-        diff(calm & pos.towers_of_height(2)),
-        diff(calm & pos.towers_of_height(3)),
-        diff(calm & pos.towers_of_height(4)),
-        (c.vulnerable & mine).count_ones() as i32,
-        their_vulnerable,
-        (their_vulnerable > 0) as i32,
-        if c.active.count_ones() % 2 == 1 {
-            1
-        } else {
-            -1
-        },
-        1,
-        mixed % 2,
-        their_mono - own_mono,
-    ]
+    f[REST] = (their_vulnerable != 0) as i32;
+    f[REST + 1] = if active.count_ones() % 2 == 1 { 1 } else { -1 };
+    f[REST + 2] = 1;
+    f[REST + 3] = mixed % 2;
+    f[REST + 4] = their_mono - own_mono;
+    f
 }
 
 impl Evaluate for Avalam {
@@ -307,8 +342,46 @@ mod tests {
         let pos = board(&[(0, 0, 5, Y), (2, 0, 1, R), (3, 0, 1, Y), (8, 8, 2, R)], Y);
         let f = features(&pos);
         assert_eq!(f[0], 0, "one fixed tower each");
-        assert_eq!((f[5], f[6], f[7]), (1, 1, 1));
-        assert_eq!(f[1], 0);
+        // d1 (mine) and c1 (theirs): height 1, no partner of their own colour, one of the other.
+        assert_eq!(f[MINE + class(1, 0, 1)], 1);
+        assert_eq!(f[THEIRS + class(1, 0, 1)], 1);
+        assert_eq!(f[MINE..REST].iter().sum::<i32>(), 2, "no other live tower");
+        assert_eq!(f[REST], 1, "a red tower can be covered");
+    }
+
+    #[test]
+    fn classes_count_partners_by_colour() {
+        use Player::{One as Y, Two as R};
+        // e5 yellow 2 between d5 and f5 yellow 1, under e6 red 3 (2 + 3 = 5: a partner) and
+        // over e4 red 4 (2 + 4 = 6: not one). d5 and f5 also touch e6 and e4 diagonally.
+        let pos = board(
+            &[
+                (4, 4, 2, Y),
+                (3, 4, 1, Y),
+                (5, 4, 1, Y),
+                (4, 5, 3, R),
+                (4, 3, 4, R),
+            ],
+            Y,
+        );
+        let f = features(&pos);
+        assert_eq!(f[MINE + class(2, 2, 1)], 1, "e5");
+        assert_eq!(f[MINE + class(1, 1, 2)], 2, "d5 and f5");
+        assert_eq!(
+            f[THEIRS + class(3, 0, 2)],
+            1,
+            "e6: three yellow partners, capped at 2"
+        );
+        assert_eq!(f[THEIRS + class(4, 0, 2)], 1, "e4");
+        assert_eq!(f[MINE..THEIRS].iter().sum::<i32>(), 3);
+        assert_eq!(f[THEIRS..REST].iter().sum::<i32>(), 2);
+        assert_eq!(f[0], 0, "nothing fixed");
+        // From red's side the same towers swap blocks.
+        let mut red = pos;
+        red.set_side(R);
+        let g = features(&red);
+        assert_eq!(g[MINE..THEIRS], f[THEIRS..REST]);
+        assert_eq!(g[THEIRS..REST], f[MINE..THEIRS]);
     }
 
     #[test]
@@ -332,16 +405,20 @@ mod tests {
         ];
         let y = features(&board(&towers, Y));
         assert_eq!(
-            (y[9], y[10], y[11]),
+            (y[REST + 2], y[REST + 3], y[REST + 4]),
             (1, 0, 1),
             "two mixed pairs, one red pair"
         );
         let r = features(&board(&towers, R));
-        assert_eq!((r[10], r[11]), (0, -1), "the red pair costs red a tower");
+        assert_eq!(
+            (r[REST + 3], r[REST + 4]),
+            (0, -1),
+            "the red pair costs red a tower"
+        );
         // Break one mixed pair (b1 grows to 5): one mixed pair is left, an odd count.
         let mut odd = towers;
         odd[1] = (1, 0, 5, R);
-        assert_eq!(features(&board(&odd, Y))[10], 1);
+        assert_eq!(features(&board(&odd, Y))[REST + 3], 1);
     }
 
     #[test]
