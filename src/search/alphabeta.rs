@@ -166,6 +166,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
         }
         if !self.aborted
             && (self.clock.out_of_nodes(self.nodes)
+                || (self.nodes & 63 == 0 && self.clock.stopped())
                 || (self.nodes & 1023 == 0 && self.clock.must_stop(self.nodes)))
         {
             self.aborted = true;
@@ -261,7 +262,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
                 keys.push(child.hash());
                 self.tt.prefetch(child.hash());
             }
-            let hits = keys.iter().find_map(|&key| {
+            let refutation = keys.iter().find_map(|&key| {
                 self.tt.probe(key).filter(|hit| {
                     (hit.proven || hit.depth as i32 >= depth - 1)
                         && hit.bound != Bound::Lower
@@ -269,7 +270,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
                 })
             });
             self.child_keys = keys;
-            if let Some(hit) = hits {
+            if let Some(hit) = refutation {
                 if !hit.proven {
                     self.unproven += 1;
                 }
