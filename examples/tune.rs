@@ -17,8 +17,9 @@
 //!    towards its current value, so a rarely seen feature keeps about its old weight), solved by
 //!    Gaussian elimination. No intercept: `evaluate` has none.
 //! 3. Texel cross-check: a logistic regression of the game result (1, 1/2, 0 for the side to
-//!    move) on the same features, fitted by Newton's method, then scaled onto the centi-point
-//!    axis by the one factor that best fits the margins. Its direction tells whether the
+//!    move) on the same features, fitted by Newton's method (its ridge term pulls towards zero,
+//!    not towards the current weights: those are on another scale), then scaled onto the
+//!    centi-point axis by the one factor that best fits the margins. Its direction tells whether the
 //!    least-squares weights are pulled by a few lopsided margins.
 //! 4. Games are split by index: every fifth game is held out, and both fits and the current
 //!    weights are scored there (margin RMSE in points, result log-loss at the best scale), so an
