@@ -19,6 +19,10 @@
 //!   than the swing gained. So the search keeps a single item move ([`Structure::item_move`]).
 //! - When only items are left the players take mixed items first, alternately, so the side to
 //!   move gets `mixed % 2` more than the one-colour items leave ([`Structure::exact`]).
+//!
+//! Each component also bounds how much it can still change the margin, by its colours and by how
+//! many moves it can still see; their sum bounds the final margin ([`Structure::bounds`]), and
+//! the search stops at a node whose bounds settle its window.
 
 use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits};
 use crate::game::Game;
@@ -95,6 +99,9 @@ pub struct Structure {
     pub mono: [u32; 2],
     /// The one item move the search needs (see the module comment), if there is an item.
     pub item_move: Option<Move>,
+    /// Proven bounds on the final margin for the side to move (see [`Structure::bounds`]).
+    low: i32,
+    high: i32,
 }
 
 impl Structure {
@@ -108,37 +115,78 @@ impl Structure {
         let live = edges.iter().fold(0, |acc, e| acc | e);
         s.live = live;
         let mine = pos.towers_of(pos.side_to_move());
+        let now = mine.count_ones() as i32
+            - pos.towers_of(pos.side_to_move().other()).count_ones() as i32;
+        (s.low, s.high) = (now, now);
         let mut rest = live;
-        let mut best_mono: Option<Move> = None;
+        let mut first_mono = None;
         while rest != 0 {
             let seed = rest & rest.wrapping_neg();
-            let (mut comp, frontier) = grow(seed, seed, &edges, MAX_ITEM);
-            if comp.count_ones() as usize > MAX_ITEM {
-                // Finish the flood fill so the rest of this component is not re-examined.
-                (comp, _) = grow(comp, frontier, &edges, usize::MAX);
-                rest &= !comp;
+            let (comp, _) = grow(seed, seed, &edges, usize::MAX);
+            rest &= !comp;
+            let n = comp.count_ones();
+            let own = comp & mine;
+            let (m, t) = (own.count_ones() as i32, (n - own.count_ones()) as i32);
+            // The most moves the component can still see: each tower ends at most five high.
+            let most = if n == 2 {
+                1
+            } else {
+                let height: u32 = (1..MAX_HEIGHT)
+                    .map(|h| h as u32 * (comp & pos.towers_of_height(h)).count_ones())
+                    .sum();
+                n as i32 - height.div_ceil(MAX_HEIGHT as u32) as i32
+            };
+            // At most one move left makes an item; so may the shape of the component.
+            let item =
+                n as usize <= MAX_ITEM && (most <= 1 || item_move(pos, comp, mine).is_some());
+            let most = if item { 1 } else { most };
+            if t == 0 {
+                (s.low, s.high) = (s.low - most, s.high - 1);
+            } else if m == 0 {
+                (s.low, s.high) = (s.low + 1, s.high + most);
+            } else {
+                (s.low, s.high) = (s.low - m.min(most), s.high + t.min(most));
+            }
+            if !item {
                 continue;
             }
-            rest &= !comp;
-            if let Some(mv) = item_move(pos, comp, mine) {
-                s.items |= comp;
-                s.item_count += 1;
-                let own = comp & mine;
-                if own != 0 && own != comp {
-                    s.mixed += 1;
-                    if s.mixed == 1 {
-                        s.item_move = Some(mv);
-                    }
-                } else {
-                    s.mono[(own == 0) as usize] += 1;
-                    best_mono = best_mono.or(Some(mv));
+            s.items |= comp;
+            s.item_count += 1;
+            if m != 0 && t != 0 {
+                s.mixed += 1;
+                if s.mixed == 1 {
+                    s.item_move = item_move(pos, comp, mine);
                 }
+            } else {
+                s.mono[(m == 0) as usize] += 1;
+                first_mono = first_mono.or(Some(comp));
             }
         }
-        if s.item_move.is_none() {
-            s.item_move = best_mono;
+        if s.item_move.is_none()
+            && let Some(comp) = first_mono
+        {
+            s.item_move = item_move(pos, comp, mine);
+        }
+        if s.items == live && live != 0 {
+            // Only items: the bounds close on the exact value (see [`Structure::exact`]).
+            let exact = now + (s.mixed % 2) as i32 + s.mono[1] as i32 - s.mono[0] as i32;
+            (s.low, s.high) = (exact, exact);
         }
         s
+    }
+
+    /// Proven bounds `(low, high)` on the final margin for the side to move; `None` when the
+    /// game is over or under other rules. They are equal, the exact value, when only items are
+    /// left.
+    ///
+    /// A move `a -> b` takes exactly the tower on `b` off its colour's count, and a tower with
+    /// no partner is never covered. In a component of `n` towers holding `m` of the mover's and
+    /// `t` of the opponent's, with total height `h`, between 1 and `most = n - ceil(h / 5)` moves
+    /// will be played (each tower ends at most five high), and exactly one in an item; so the
+    /// component changes the margin by at least `-min(m, most)` and at most `min(t, most)`, and
+    /// when it holds towers of one colour only, every move in it covers that colour.
+    pub fn bounds(&self) -> Option<(i32, i32)> {
+        (self.live != 0).then_some((self.low, self.high))
     }
 
     /// The exact final margin for the side to move and the plies left, when only items remain;
@@ -351,6 +399,34 @@ mod tests {
             big_items > 20,
             "items larger than pairs are met: {big_items}"
         );
+    }
+
+    #[test]
+    fn margin_bounds_hold_the_minimax_margin() {
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(12);
+        let (mut cuts, mut exact) = (0, 0);
+        for _ in 0..1500 {
+            let pos = random_position(&mut rng);
+            let Some((low, high)) = Structure::of(&pos).bounds() else {
+                assert!(pos.outcome().is_some() || pos.variant() != Variant::Standard);
+                continue;
+            };
+            let truth = solve(&pos);
+            assert!(
+                low <= truth && truth <= high,
+                "{low} {truth} {high} {}",
+                pos.format_position()
+            );
+            cuts += (low > 0 || high < 0) as u32;
+            exact += (low == high) as u32;
+            let settled = Structure::exact_value(&pos).map(|(m, _)| (m, m));
+            assert_eq!(settled.is_some(), low == high, "{}", pos.format_position());
+            if let Some(settled) = settled {
+                assert_eq!(settled, (low, high));
+            }
+        }
+        assert!(cuts > 100, "the bounds often settle the result: {cuts}");
+        assert!(exact > 20, "{exact}");
     }
 
     #[test]

@@ -247,6 +247,13 @@ impl Evaluate for Avalam {
         Structure::of(self).prune(moves);
     }
 
+    /// One pass over the components gives both the pruning and the bounds.
+    fn settle(&self, moves: &mut <Avalam as Game>::Moves) -> Option<(i32, i32)> {
+        let s = Structure::of(self);
+        s.prune(moves);
+        s.bounds()
+    }
+
     #[inline]
     fn encode_move(mv: Move) -> u16 {
         mv.from as u16 * 89 + mv.to as u16 + 1

@@ -213,21 +213,25 @@ impl<'a, G: Evaluate> Search<'a, G> {
         }
         // The table is read after the moves are generated: start loading its entry now.
         self.tt.prefetch(pos.hash());
-        // Not at the root: the root must still search its moves to know which one keeps the
-        // value (the children are then scored exactly at once).
-        if ply > 0
-            && let Some((margin, _)) = pos.exact_value()
-        {
-            self.ends += 1;
-            return value::terminal(margin);
-        }
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
         if moves.as_ref().is_empty() {
             self.ends += 1;
             return value::terminal(pos.margin());
         }
-        pos.prune_equivalent(&mut moves);
+        let bounds = pos.settle(&mut moves);
+        // Not at the root: the root must still search its moves to know which one keeps the
+        // value (the children are then scored exactly at once). Proven bounds that settle the
+        // window end the node too, as a proven bound on its value.
+        if ply > 0
+            && let Some((low, high)) = bounds
+        {
+            let (low, high) = (value::terminal(low), value::terminal(high));
+            if low == high || low >= beta || high <= alpha {
+                self.ends += 1;
+                return if high <= alpha { high } else { low };
+            }
+        }
 
         let key = pos.hash();
         let mut tt_move = 0;
@@ -937,8 +941,7 @@ mod tests {
 
     #[test]
     fn a_capped_attempt_gives_up_and_the_search_goes_on() {
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
-        let pos = block(&mut rng, 8);
+        let pos = Avalam::start(avalam::Variant::Standard);
         let game = History::new(pos);
         let stop = AtomicBool::new(false);
         let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);

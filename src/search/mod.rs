@@ -192,6 +192,14 @@ pub trait Evaluate: Game {
     fn prune_equivalent(&self, moves: &mut Self::Moves) {
         let _ = moves;
     }
+    /// What interior nodes of the search ask, given the legal moves (at least one): proven
+    /// bounds `(low, high)` on the final margin for the side to move, equal when
+    /// [`Evaluate::exact_value`] settles the position (the search cuts off where they settle its
+    /// window), after [`Evaluate::prune_equivalent`]. A game may share the work between the two.
+    fn settle(&self, moves: &mut Self::Moves) -> Option<(i32, i32)> {
+        self.prune_equivalent(moves);
+        self.exact_value().map(|(margin, _)| (margin, margin))
+    }
 }
 
 /// What a node at the search horizon is worth (see [`Evaluate::horizon`]).
