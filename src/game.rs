@@ -141,6 +141,20 @@ impl<M: Copy, const N: usize> MoveList<M, N> {
         self.len == 0
     }
 
+    /// Keeps only the moves for which `keep` holds, in order, in place.
+    #[inline]
+    pub fn retain(&mut self, mut keep: impl FnMut(M) -> bool) {
+        let mut len = 0;
+        for i in 0..self.len {
+            let mv = self.moves[i];
+            if keep(mv) {
+                self.moves[len] = mv;
+                len += 1;
+            }
+        }
+        self.len = len;
+    }
+
     /// Iterates over the moves.
     pub fn iter(&self) -> std::slice::Iter<'_, M> {
         self.as_slice().iter()

@@ -20,6 +20,10 @@
 //! - When only items are left the players take mixed items first, alternately, so the side to
 //!   move gets `mixed % 2` more than the one-colour items leave ([`Structure::exact`]).
 //!
+//! The same argument prunes pairs inside larger components: when stacking two towers takes both
+//! out of play whichever moves onto the other (five high, or no partner left around either cell),
+//! the two results differ only by the colour on top, and covering the opponent dominates.
+//!
 //! Each component also bounds how much it can still change the margin, by its colours and by how
 //! many moves it can still see; their sum bounds the final margin ([`Structure::bounds`]), and
 //! the search stops at a node whose bounds settle its window.
@@ -243,18 +247,40 @@ impl Structure {
         Some((margin, self.item_count))
     }
 
-    /// Keeps the moves outside items and the single item move that dominates the other ones.
-    pub fn prune(&self, moves: &mut <Avalam as Game>::Moves) {
-        if self.items == 0 {
+    /// Keeps the single item move that dominates the other item moves, and drops the moves
+    /// that [`dominated_pair_move`] finds no better than the reverse move.
+    pub fn prune(&self, pos: &Avalam, moves: &mut <Avalam as Game>::Moves) {
+        if pos.variant() != Variant::Standard {
             return;
         }
-        let mut kept = <Avalam as Game>::Moves::default();
-        for &mv in moves.iter() {
-            if self.items & (1u128 << mv.from) == 0 || Some(mv) == self.item_move {
-                kept.push(mv);
+        let mine = pos.towers_of(pos.side_to_move());
+        let at_most = at_most(pos);
+        moves.retain(|mv| {
+            if self.items & (1u128 << mv.from) != 0 {
+                Some(mv) == self.item_move
+            } else {
+                !dominated_pair_move(pos, mv, mine, &at_most)
             }
-        }
-        *moves = kept;
+        });
+    }
+}
+
+/// Whether `mv` (`a -> b`) is no better than its reverse `b -> a` because both take the pair out
+/// of play, the merged tower being five high or having no partner around either cell: the two
+/// positions then differ only by the colour of one dead tower, so the move that covers the
+/// opponent's tower dominates, and of two towers of one colour the lower origin is kept.
+#[inline]
+fn dominated_pair_move(pos: &Avalam, mv: Move, mine: u128, at_most: &[u128; MAX_HEIGHT]) -> bool {
+    let (a, b) = (mv.from as u32, mv.to as u32);
+    let (a_mine, b_mine) = (mine & (1u128 << a) != 0, mine & (1u128 << b) != 0);
+    // The colour rule first: it is cheaper than the heights and rules out half the moves.
+    if !(if a_mine == b_mine { a > b } else { b_mine }) {
+        return false;
+    }
+    let merged = pos.tower(a).0 + pos.tower(b).0;
+    merged >= MAX_HEIGHT || {
+        let partners = at_most[MAX_HEIGHT - merged] & !((1u128 << a) | (1u128 << b));
+        (Avalam::neighbours(a) | Avalam::neighbours(b)) & partners == 0
     }
 }
 
@@ -361,7 +387,7 @@ mod tests {
     #[test]
     fn exact_values_and_item_pruning_agree_with_full_minimax() {
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(11);
-        let (mut exact_seen, mut pruned_seen, mut big_items) = (0, 0, 0);
+        let (mut exact_seen, mut pruned_seen, mut big_items, mut pairs_pruned) = (0, 0, 0, 0);
         for _ in 0..1500 {
             let pos = random_position(&mut rng);
             let truth = solve(&pos);
@@ -381,8 +407,17 @@ mod tests {
                 continue;
             }
             let before = moves.len();
-            s.prune(&mut moves);
+            let outside_items = moves
+                .iter()
+                .filter(|mv| s.items & (1u128 << mv.from) == 0)
+                .count();
+            s.prune(&pos, &mut moves);
             pruned_seen += (moves.len() < before) as u32;
+            let kept_outside = moves
+                .iter()
+                .filter(|mv| s.items & (1u128 << mv.from) == 0)
+                .count();
+            pairs_pruned += (kept_outside < outside_items) as u32;
             let best = moves
                 .iter()
                 .map(|&mv| {
@@ -395,6 +430,10 @@ mod tests {
         }
         assert!(exact_seen > 100, "{exact_seen}");
         assert!(pruned_seen > 200, "{pruned_seen}");
+        assert!(
+            pairs_pruned > 50,
+            "dominated pair moves in larger components: {pairs_pruned}"
+        );
         assert!(
             big_items > 20,
             "items larger than pairs are met: {big_items}"

@@ -244,13 +244,13 @@ impl Evaluate for Avalam {
 
     /// Keeps one move among the one-move components: the one that dominates the others.
     fn prune_equivalent(&self, moves: &mut <Avalam as Game>::Moves) {
-        Structure::of(self).prune(moves);
+        Structure::of(self).prune(self, moves);
     }
 
     /// One pass over the components gives both the pruning and the bounds.
     fn settle(&self, moves: &mut <Avalam as Game>::Moves) -> Option<(i32, i32)> {
         let s = Structure::of(self);
-        s.prune(moves);
+        s.prune(self, moves);
         s.bounds()
     }
 
