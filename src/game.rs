@@ -532,3 +532,22 @@ pub fn repeats<G: Game>(position: &G, earlier: &[G]) -> bool {
         .take_while(|p| p.irreversible_count() == mark)
         .any(|p| p.hash() == hash)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::MoveList;
+
+    #[test]
+    fn retain_keeps_the_chosen_moves_in_order() {
+        let mut list = MoveList::<u8, 8>::default();
+        for mv in [5, 2, 8, 3, 6] {
+            list.push(mv);
+        }
+        list.retain(|mv| mv % 2 == 0);
+        assert_eq!(list.as_slice(), &[2, 8, 6]);
+        list.retain(|_| false);
+        assert!(list.is_empty());
+        list.push(1);
+        assert_eq!(list.as_slice(), &[1]);
+    }
+}
