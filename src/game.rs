@@ -141,6 +141,12 @@ impl<M: Copy, const N: usize> MoveList<M, N> {
         self.len == 0
     }
 
+    /// Empties the list (without rewriting its storage).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// Keeps only the moves for which `keep` holds, in order, in place.
     #[inline]
     pub fn retain(&mut self, mut keep: impl FnMut(M) -> bool) {
@@ -546,6 +552,9 @@ mod tests {
         list.retain(|mv| mv % 2 == 0);
         assert_eq!(list.as_slice(), &[2, 8, 6]);
         list.retain(|_| false);
+        assert!(list.is_empty());
+        list.push(4);
+        list.clear();
         assert!(list.is_empty());
         list.push(1);
         assert_eq!(list.as_slice(), &[1]);

@@ -34,6 +34,11 @@ use crate::game::Game;
 /// Components larger than this are never items worth checking (a king's neighbourhood).
 const MAX_ITEM: usize = 9;
 
+/// Dominated pair moves are looked for only among this many moves or fewer: in the endgame,
+/// where they are common and the solver needs them, not in the middle game, where checking
+/// every move would cost more than the few it drops.
+const PAIR_PRUNING_MOVES: usize = 48;
+
 #[inline(always)]
 fn shift(set: u128, by: i32) -> u128 {
     if by >= 0 { set << by } else { set >> (-by) }
@@ -253,13 +258,17 @@ impl Structure {
         if pos.variant() != Variant::Standard {
             return;
         }
+        if self.items == 0 && moves.len() > PAIR_PRUNING_MOVES {
+            return;
+        }
         let mine = pos.towers_of(pos.side_to_move());
         let at_most = at_most(pos);
+        let pairs = moves.len() <= PAIR_PRUNING_MOVES;
         moves.retain(|mv| {
             if self.items & (1u128 << mv.from) != 0 {
                 Some(mv) == self.item_move
             } else {
-                !dominated_pair_move(pos, mv, mine, &at_most)
+                !(pairs && dominated_pair_move(pos, mv, mine, &at_most))
             }
         });
     }

@@ -311,7 +311,7 @@ impl Game for Avalam {
     }
 
     fn legal_moves(&self, moves: &mut Self::Moves) {
-        *moves = MoveList::default();
+        moves.clear();
         let at_most = self.cumulative_heights();
         let (sources, allowed) = match self.variant {
             Variant::Standard => (self.occupied(), BOARD),
