@@ -21,8 +21,11 @@ use crate::search::{self, Algorithm, Clock, Level, Limits, SearchGame, Searcher,
 /// The deepest `go depth` the protocol accepts.
 pub const MAX_GO_DEPTH: u32 = 64;
 
-/// The deepest `perft` the protocol accepts (it runs synchronously).
+/// The deepest `perft` the protocol and the command line accept.
 pub const MAX_PERFT_DEPTH: u32 = 16;
+
+/// The deepest `bench` the protocol and the command line accept (as for `go`).
+pub const MAX_BENCH_DEPTH: u32 = MAX_GO_DEPTH;
 
 /// Where replies go: shared by the session and the search thread, flushed after every reply.
 #[derive(Clone)]
@@ -71,15 +74,20 @@ pub enum Flow {
     Quit,
 }
 
-/// A search running on its own thread.
+/// A search, `perft` or `bench` running on its own thread.
 struct RunningSearch {
+    /// The command that started it (`go`, `perft` or `bench`), for error messages.
+    command: &'static str,
     stop: Arc<AtomicBool>,
-    /// Set, under the output lock, right after `bestmove` is written.
+    /// Set, under the output lock, right after its last reply (`bestmove`, say) is written.
     finished: Arc<AtomicBool>,
     handle: JoinHandle<()>,
-    /// Whether the search ends by itself (a depth, node or time limit).
+    /// Whether it ends by itself (a depth, node or time limit; `perft` and `bench` always do).
     bounded: bool,
 }
+
+/// The work of a `perft` or `bench` command, given its stop flag: its one reply.
+type Job = Box<dyn FnOnce(&AtomicBool) -> Reply + Send>;
 
 /// The state of one game: the moves played and the searcher that remembers them.
 struct Table<G: SearchGame> {
@@ -226,6 +234,12 @@ impl Session {
             Command::Query(query) => {
                 with_table!(&self.table, t => answer_query(t, query, &self.out))
             }
+            // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
+            // piped scripts can send several in a row); during `go` they are refused.
+            command if self.search.as_ref().is_some_and(|s| s.command != "go") => {
+                self.join_search();
+                return self.handle(command);
+            }
             command if self.search.is_some() => Err(format!(
                 "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
                 command_word(&command)
@@ -251,12 +265,8 @@ impl Session {
                 if t.history.undo() { Ok(()) } else { Err("undo: no move to take back".to_string()) }
             }),
             Command::Go(params) => self.go(&params),
-            Command::Perft(depth) => with_table!(&self.table, t => perft(t, depth, &self.out)),
-            Command::Bench(depth) => {
-                self.out
-                    .send(&Reply::Bench(search::bench::bench(depth).to_string()));
-                Ok(())
-            }
+            Command::Perft(depth) => self.perft(depth),
+            Command::Bench(depth) => self.bench(depth),
         };
         if let Err(message) = result {
             self.error(message);
@@ -415,12 +425,73 @@ impl Session {
                 || limits.movetime.is_some()
                 || limits.clock.is_some());
         self.search = Some(RunningSearch {
+            command: "go",
             stop,
             finished,
             handle,
             bounded,
         });
         Ok(())
+    }
+
+    fn perft(&mut self, depth: u32) -> CommandResult {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!(
+                "perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
+            ));
+        }
+        let job: Job = with_table!(&self.table, t => {
+            let position = *t.history.position();
+            Box::new(move |stop: &AtomicBool| match PerftReport::run_until(&position, depth, stop) {
+                Some(report) => Reply::Perft(report.to_string()),
+                None => Reply::Error("perft: stopped before the count was complete".into()),
+            })
+        });
+        self.spawn_job("perft", job);
+        Ok(())
+    }
+
+    fn bench(&mut self, depth: Option<u32>) -> CommandResult {
+        if let Some(depth) = depth.filter(|&d| d > MAX_BENCH_DEPTH) {
+            return Err(format!(
+                "bench: depth {depth} is too deep (at most {MAX_BENCH_DEPTH})"
+            ));
+        }
+        self.spawn_job(
+            "bench",
+            move |stop: &AtomicBool| match search::bench::bench_until(depth, stop) {
+                Some(report) => Reply::Bench(report.to_string()),
+                None => Reply::Error("bench: stopped before it finished".into()),
+            },
+        );
+        Ok(())
+    }
+
+    /// Runs `job` (`perft` or `bench`) on its own thread, as `go` runs a search: its one reply
+    /// line is written when it ends, and `stop` or `quit` end it sooner.
+    fn spawn_job(
+        &mut self,
+        command: &'static str,
+        job: impl FnOnce(&AtomicBool) -> Reply + Send + 'static,
+    ) {
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let (out, thread_stop, thread_finished) =
+            (self.out.clone(), stop.clone(), finished.clone());
+        let handle = std::thread::spawn(move || {
+            let reply = catch_unwind(AssertUnwindSafe(|| job(&thread_stop)))
+                .unwrap_or_else(|_| Reply::Error(format!("{command} failed")));
+            let mut sink = out.lock();
+            Output::write(&mut sink, &reply);
+            thread_finished.store(true, Ordering::Release);
+        });
+        self.search = Some(RunningSearch {
+            command,
+            stop,
+            finished,
+            handle,
+            bounded: true,
+        });
     }
 
     /// Forgets a search whose `bestmove` has been sent, so that the next command may change state.
@@ -719,16 +790,5 @@ fn answer_query<G: SearchGame>(table: &Table<G>, query: Query, out: &Output) -> 
         },
     };
     out.send(&Reply::Response(answer));
-    Ok(())
-}
-
-fn perft<G: SearchGame>(table: &Table<G>, depth: u32, out: &Output) -> CommandResult {
-    if depth > MAX_PERFT_DEPTH {
-        return Err(format!(
-            "perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
-        ));
-    }
-    let report = PerftReport::run(table.history.position(), depth);
-    out.send(&Reply::Perft(report.to_string()));
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! at the session boundary, and everything below it is monomorphised.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// One of the two players. `One` moves first (yellow in Avalam, pits `A`..`F` in Awale).
@@ -359,13 +360,33 @@ fn sum_over_children<G: Game>(position: &G, leaves: impl Fn(&G) -> u64) -> u64 {
 /// assert_eq!(perft(&Awale::start(Default::default()), 6), 27_332);
 /// ```
 pub fn perft<G: Game>(position: &G, depth: u32) -> u64 {
+    perft_until(position, depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`perft`] that gives up (`None`) soon after `stop` is set: it is read at every node three or
+/// more plies above the leaves.
+pub fn perft_until<G: Game>(position: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     match depth {
-        0 => return 1,
-        1 => return position.count_moves().max(1) as u64,
-        2 => return position.count_moves_after_each(),
+        0 => return Some(1),
+        1 => return Some(position.count_moves().max(1) as u64),
+        2 => return Some(position.count_moves_after_each()),
         _ => {}
     }
-    sum_over_children(position, |child| perft(child, depth - 1))
+    let mut moves = G::Moves::default();
+    position.legal_moves(&mut moves);
+    if moves.as_ref().is_empty() {
+        return Some(1);
+    }
+    let mut leaves = 0;
+    for &mv in moves.as_ref() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut child = *position;
+        child.play(mv);
+        leaves += perft_until(&child, depth - 1, stop)?;
+    }
+    Some(leaves)
 }
 
 /// The exact final margin for the side to move, by plain minimax to the end of the game: the
@@ -404,13 +425,18 @@ pub struct PerftReport {
 impl PerftReport {
     /// Runs perft and times it.
     pub fn run<G: Game>(position: &G, depth: u32) -> PerftReport {
+        Self::run_until(position, depth, &AtomicBool::new(false)).expect("never stopped")
+    }
+
+    /// Runs perft and times it, unless `stop` is set first ([`perft_until`]).
+    pub fn run_until<G: Game>(position: &G, depth: u32, stop: &AtomicBool) -> Option<PerftReport> {
         let start = Instant::now();
-        let nodes = perft(position, depth);
-        PerftReport {
+        let nodes = perft_until(position, depth, stop)?;
+        Some(PerftReport {
             depth,
             nodes,
             micros: start.elapsed().as_micros(),
-        }
+        })
     }
 
     /// Nodes per second (leaves counted per second of wall time).

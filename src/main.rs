@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 use pion::avalam::Avalam;
 use pion::awale::Awale;
-use pion::engine::{Output, Session};
+use pion::engine::{MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Output, Session};
 use pion::game::{Game, NotationError, PerftReport};
 
 /// pion: an engine for Avalam and Awale.
@@ -29,8 +29,8 @@ enum Command {
         /// The game.
         #[arg(long, value_enum, default_value_t = GameName::Avalam)]
         game: GameName,
-        /// Depth in plies.
-        #[arg(long)]
+        /// Depth in plies (at most 16).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// A position, '<board> <side>' as in protocol.md (default: the start position).
         #[arg(long)]
@@ -39,7 +39,8 @@ enum Command {
     /// Searches fixed positions of both games to a fixed depth and prints the node count
     /// (a signature of the search) and the speed.
     Bench {
-        /// Depth in plies (default: the bench's own depth).
+        /// Depth in plies (default: the bench's own depth; at most 64).
+        #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_BENCH_DEPTH as i64))]
         depth: Option<u32>,
     },
 }

@@ -61,6 +61,9 @@ fn bad_positions_and_flags_fail_with_one_clear_line() {
         &["perft"],
         &["perft", "--depth", "x"],
         &["perft", "--game", "chess", "--depth", "1"],
+        // Depths the protocol refuses too: these would run for days.
+        &["perft", "--depth", "17"],
+        &["bench", "65"],
     ] {
         let out = pion(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

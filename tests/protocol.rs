@@ -171,6 +171,43 @@ fn isready_is_answered_during_a_search_and_stop_ends_it() {
 }
 
 #[test]
+fn a_long_perft_or_bench_keeps_the_engine_responsive_and_stops() {
+    let mut pion = Pion::start();
+    // Avalam's perft 7 from the start would run for days.
+    pion.send("perft 7");
+    assert_eq!(pion.ask("isready"), "readyok");
+    assert_eq!(pion.ask("status"), "status playing turn 1 score 24 24");
+    assert_eq!(
+        pion.ask("stop"),
+        "error perft: stopped before the count was complete"
+    );
+    // Later commands run in order, as if perft ran in the input loop.
+    pion.send("perft 1");
+    pion.send("play a5b5");
+    pion.send("perft 1");
+    let first = pion.recv();
+    assert!(first.starts_with("perft depth 1 nodes 292 "), "{first}");
+    let second = pion.recv();
+    assert!(second.starts_with("perft depth 1 nodes "), "{second}");
+    assert_ne!(first, second, "the move was played between the two counts");
+    pion.expect_silent();
+
+    pion.send("bench 60");
+    assert_eq!(pion.ask("isready"), "readyok");
+    assert_eq!(pion.ask("stop"), "error bench: stopped before it finished");
+    let reply = pion.ask("bench 65");
+    assert_eq!(reply, "error bench: depth 65 is too deep (at most 64)");
+
+    pion.send("perft 7");
+    pion.send("quit");
+    assert_eq!(
+        pion.recv(),
+        "error perft: stopped before the count was complete"
+    );
+    assert!(pion.wait_success());
+}
+
+#[test]
 fn a_bounded_search_finishes_at_end_of_input() {
     let mut pion = Pion::start();
     pion.send("newgame awale");

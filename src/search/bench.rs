@@ -2,7 +2,7 @@
 //! signature of the search (it changes only when the search does), the speed a benchmark.
 
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::{Limits, SearchGame, Searcher, Settings};
@@ -90,8 +90,7 @@ pub fn positions<G: Game>() -> Vec<History<G>> {
     vec![walk(0, 0), walk(6, 1), walk(14, 3), walk(24, 5)]
 }
 
-fn bench_game<G: SearchGame>(depth: u32) -> GameBench {
-    let stop = AtomicBool::new(false);
+fn bench_game<G: SearchGame>(depth: u32, stop: &AtomicBool) -> Option<GameBench> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -101,17 +100,25 @@ fn bench_game<G: SearchGame>(depth: u32) -> GameBench {
         let mut searcher = Searcher::<G>::new(Settings::default());
         let mut nodes = 0;
         let start = Instant::now();
-        searcher.search(&game, &limits, &stop, &mut |info| nodes = info.nodes);
+        searcher.search(&game, &limits, stop, &mut |info| nodes = info.nodes);
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
         result.time_ms += start.elapsed().as_millis() as u64;
         result.nodes += nodes;
     }
-    result
+    Some(result)
 }
 
 /// Runs the bench; `depth` replaces both games' default depths.
 pub fn bench(depth: Option<u32>) -> BenchReport {
-    BenchReport {
-        avalam: bench_game::<Avalam>(depth.unwrap_or(AVALAM_DEPTH)),
-        awale: bench_game::<Awale>(depth.unwrap_or(AWALE_DEPTH)),
-    }
+    bench_until(depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`bench`] that gives up (`None`) once `stop` is set.
+pub fn bench_until(depth: Option<u32>, stop: &AtomicBool) -> Option<BenchReport> {
+    Some(BenchReport {
+        avalam: bench_game::<Avalam>(depth.unwrap_or(AVALAM_DEPTH), stop)?,
+        awale: bench_game::<Awale>(depth.unwrap_or(AWALE_DEPTH), stop)?,
+    })
 }
