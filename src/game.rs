@@ -189,10 +189,14 @@ impl<M: Copy + fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
 /// Keeps error messages one short line even for huge inputs: at most 40 characters of the
 /// input, with control characters (a newline, a NUL) escaped so the message stays on one line.
 pub fn shorten(text: &str) -> String {
-    const LIMIT: usize = 40;
+    shorten_to(text, 40)
+}
+
+/// [`shorten`] with another length limit, in characters.
+pub fn shorten_to(text: &str, limit: usize) -> String {
     let mut out = String::new();
     for (i, c) in text.chars().enumerate() {
-        if i == LIMIT {
+        if i == limit {
             out.push_str("...");
             break;
         }

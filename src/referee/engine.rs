@@ -345,9 +345,10 @@ impl Engine {
             match line.split_whitespace().next() {
                 Some("readyok") => return Ok(()),
                 Some("error") => {
+                    // Long enough to keep what the engine says is wrong.
                     return Err(EngineError::Protocol(format!(
                         "said '{}'",
-                        crate::game::shorten(&line)
+                        crate::game::shorten_to(&line, 200)
                     )));
                 }
                 // Late `info` lines or a stale `bestmove` of an earlier search: not for us.

@@ -72,7 +72,8 @@ pub struct Summary {
     pub score: Option<f64>,
     /// Elo difference first - second (null when not finite).
     pub elo: Option<f64>,
-    /// Half-width of its 95% interval (null when not finite).
+    /// Half-width of its 95% interval (null when not finite, or when the games do not vary
+    /// enough to estimate it: a single pair, or every pair with the same result).
     pub elo_error: Option<f64>,
     /// Whether the estimate or its interval hit the model's limit (a score of 0% or 100%, or
     /// close to it): Elo is then only a bound.
@@ -216,7 +217,8 @@ pub fn summarize(
             .and_then(finite),
         elo_error: (games > 0 && bound.is_none())
             .then_some(estimate.error)
-            .and_then(finite),
+            .and_then(finite)
+            .filter(|&error| error > 0.0),
         elo_clamped: games > 0 && estimate.clamped,
         elo_bound: bound,
         los: (games > 0).then_some(estimate.los).and_then(finite),
@@ -279,7 +281,9 @@ impl Summary {
                 "{e:+.1} +/- {err:.1} (95%; the interval reaches the model's limit: play a closer opponent)"
             ),
             (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1} (95%)"),
-            (Some(e), None) => format!("{e:+.1}"),
+            (Some(e), None) => {
+                format!("{e:+.1} (no error bar yet: too few pairs, or all with the same result)")
+            }
             _ => "n/a (one side scored everything or nothing)".to_string(),
         };
         let _ = writeln!(out, "Elo {a} - {b}: {elo}");
@@ -381,6 +385,27 @@ mod tests {
             conditions: String::new(),
             match_games: 0,
         }
+    }
+
+    #[test]
+    fn games_that_do_not_vary_get_no_error_bar() {
+        let n = Reason::Normal;
+        let names = ["a".to_string(), "b".to_string()];
+        // One pair, won then lost: Elo 0, but nothing to measure its spread on.
+        let one_pair = [record(0, "1-0", n, None), record(1, "1-0", n, None)];
+        let s = summarize(&names, &one_pair, None);
+        assert_eq!(s.elo, Some(0.0));
+        assert_eq!(s.elo_error, None);
+        assert!(s.table().contains("no error bar yet"), "{}", s.table());
+        // Two pairs with different results do get one.
+        let two_pairs = [
+            record(0, "1-0", n, None),
+            record(1, "1-0", n, None),
+            record(2, "1-0", n, None),
+            record(3, "0-1", n, None),
+        ];
+        let s = summarize(&names, &two_pairs, None);
+        assert!(s.elo_error.is_some_and(|e| e > 0.0), "{:?}", s.elo_error);
     }
 
     #[test]
