@@ -38,9 +38,10 @@ pub fn format_move(mv: Move) -> String {
 fn parse_counts(part: &str, what: &str, expected: usize) -> Result<Vec<u8>, NotationError> {
     let fields: Vec<&str> = part.split(',').collect();
     if fields.len() != expected {
+        let n = fields.len();
         return Err(NotationError::new(format!(
-            "bad Awale position: {what} has {} numbers, expected {expected} separated by ','",
-            fields.len()
+            "bad Awale position: {what}: {n} number{}, expected {expected} separated by ','",
+            if n == 1 { "" } else { "s" }
         )));
     }
     fields

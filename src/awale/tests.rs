@@ -294,7 +294,7 @@ fn position_errors_name_what_and_where() {
     );
     let error = parse_error("4,4,4,4,4,4/4,4,4,4,4,4/0 1");
     assert!(
-        error.contains("captured seeds") && error.contains("1 numbers"),
+        error.contains("captured seeds") && error.contains("1 number,"),
         "{error}"
     );
     let error = parse_error("4,4,x,4,4,4/4,4,4,4,4,4/0,0 1");
