@@ -176,9 +176,8 @@ impl Structure {
         {
             s.item_move = item_move(pos, comp, mine);
         }
-        if s.items == live && live != 0 {
-            // Only items: the bounds close on the exact value (see [`Structure::exact`]).
-            let exact = now + (s.mixed % 2) as i32 + s.mono[1] as i32 - s.mono[0] as i32;
+        if let Some((exact, _)) = s.exact(pos) {
+            // Only items: the bounds close on the exact value.
             (s.low, s.high) = (exact, exact);
         }
         s
