@@ -45,6 +45,8 @@ if s.get("elo_bound") is not None:
     elo = f'{">=" if s["score"] > 0.5 else "<="} {s["elo_bound"]:+.0f} (95% one-sided bound: every game went one way)'
 elif s["elo"] is None:
     elo = "n/a"
+elif s["elo_error"] is None:
+    elo = f'{s["elo"]:+.0f} (no error bar yet)'
 else:
     elo = f'{s["elo"]:+.0f} +/- {s["elo_error"]:.0f} (95%)'
 print(f'{sys.argv[1].split("/")[-1][:-5]:<20} games {s["games"]:>4}  max W/D/L {e["wins"]}/{e["draws"]}/{e["losses"]}'

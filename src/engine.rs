@@ -76,7 +76,8 @@ pub enum Flow {
 
 /// A search, `perft` or `bench` running on its own thread.
 struct RunningSearch {
-    /// The command that started it (`go`, `perft` or `bench`), for error messages.
+    /// The command that started it (`go`, `perft` or `bench`): later commands are refused
+    /// during `go` and wait for the other two.
     command: &'static str,
     stop: Arc<AtomicBool>,
     /// Set, under the output lock, right after its last reply (`bestmove`, say) is written.
@@ -156,8 +157,8 @@ impl Session {
     }
 
     /// Reads commands from `input` until `quit` or end of input. At end of input a search with a
-    /// limit runs to its end (so `printf 'go depth 5\n' | pion` prints its result); an unlimited
-    /// one is stopped.
+    /// limit, a `perft` or a `bench` runs to its end (so `printf 'go depth 5\n' | pion` prints its
+    /// result); an unlimited search is stopped.
     pub fn run(&mut self, input: impl BufRead) {
         for line in LineReader::new(input, MAX_LINE) {
             let flow = match line {
