@@ -337,10 +337,15 @@ pub fn count_moves_after_each_by_children<G: Game>(position: &G) -> u64 {
 
 /// Sums `leaves` over the children of `position`; a finished position counts as one leaf.
 fn sum_over_children<G: Game>(position: &G, leaves: impl Fn(&G) -> u64) -> u64 {
+    try_sum_over_children(position, |child| Some(leaves(child))).expect("every child counted")
+}
+
+/// [`sum_over_children`] that gives up (`None`) at the first child `leaves` gives up on.
+fn try_sum_over_children<G: Game>(position: &G, leaves: impl Fn(&G) -> Option<u64>) -> Option<u64> {
     let mut moves = G::Moves::default();
     position.legal_moves(&mut moves);
     if moves.as_ref().is_empty() {
-        return 1;
+        return Some(1);
     }
     moves
         .as_ref()
@@ -376,21 +381,13 @@ pub fn perft_until<G: Game>(position: &G, depth: u32, stop: &AtomicBool) -> Opti
         2 => return Some(position.count_moves_after_each()),
         _ => {}
     }
-    let mut moves = G::Moves::default();
-    position.legal_moves(&mut moves);
-    if moves.as_ref().is_empty() {
-        return Some(1);
-    }
-    let mut leaves = 0;
-    for &mv in moves.as_ref() {
+    try_sum_over_children(position, |child| {
         if stop.load(Ordering::Relaxed) {
-            return None;
+            None
+        } else {
+            perft_until(child, depth - 1, stop)
         }
-        let mut child = *position;
-        child.play(mv);
-        leaves += perft_until(&child, depth - 1, stop)?;
-    }
-    Some(leaves)
+    })
 }
 
 /// The exact final margin for the side to move, by plain minimax to the end of the game: the
