@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Plays the level table of README.md with the referee: pion at Level max against the yardstick
-# levels and against MCTS at equal time, colour-swapped pairs, random openings, 100 ms per move.
+# levels and against MCTS at equal time, colour-swapped pairs, 100 ms per move. The openings are
+# the balanced books openings/<game>-balanced.txt (scripts/make-openings.py), in order;
+# OPENINGS=random-plies=4 (or any referee --openings value) plays those openings instead.
 #
 # Usage: scripts/level-table.sh [GAMES] [OUTDIR]     (defaults: 200 games, target/level-table)
 # Each match writes OUTDIR/<name>.jsonl (resumable: run the script again to continue) and
@@ -9,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 games=${1:-200}
 out=${2:-target/level-table}
+openings=${OPENINGS:-book}
 mkdir -p "$out"
 cargo build --release --quiet
 target=${CARGO_TARGET_DIR:-target}
@@ -23,11 +26,13 @@ match() { # name game opponent-options...
   shift 2
   local resume=()
   [ -s "$out/$name.jsonl" ] && resume=(--resume)
+  local book=$openings
+  [ "$book" = book ] && book=file=openings/$game-balanced.txt
   "$referee" --game "$game" \
     --engine name=max cmd="$pion" option.Level=max \
     --engine name=opponent cmd="$pion" "$@" \
     --games "$games" --concurrency 2 --tc movetime=100 \
-    --openings random-plies=4 --seed 1 --out "$out/$name.jsonl" "${resume[@]}" \
+    --openings "$book" --seed 1 --out "$out/$name.jsonl" "${resume[@]}" \
     --json >"$out/$name.json"
 }
 
