@@ -74,11 +74,30 @@ pub enum Flow {
     Quit,
 }
 
+/// The command whose work runs on its own thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Work {
+    Go,
+    Perft,
+    Bench,
+}
+
+impl Work {
+    /// The command's name, for its replies.
+    fn name(self) -> &'static str {
+        match self {
+            Work::Go => "go",
+            Work::Perft => "perft",
+            Work::Bench => "bench",
+        }
+    }
+}
+
 /// A search, `perft` or `bench` running on its own thread.
 struct RunningSearch {
-    /// The command that started it (`go`, `perft` or `bench`): later commands are refused
-    /// during `go` and wait for the other two.
-    command: &'static str,
+    /// The command that started it: later commands are refused during `go` and wait for the
+    /// other two.
+    work: Work,
     stop: Arc<AtomicBool>,
     /// Set, under the output lock, right after its last reply (`bestmove`, say) is written.
     finished: Arc<AtomicBool>,
@@ -237,7 +256,7 @@ impl Session {
             }
             // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
             // piped scripts can send several in a row); during `go` they are refused.
-            command if self.search.as_ref().is_some_and(|s| s.command != "go") => {
+            command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {
                 self.join_search();
                 return self.handle(command);
             }
@@ -426,7 +445,7 @@ impl Session {
                 || limits.movetime.is_some()
                 || limits.clock.is_some());
         self.search = Some(RunningSearch {
-            command: "go",
+            work: Work::Go,
             stop,
             finished,
             handle,
@@ -448,7 +467,7 @@ impl Session {
                 None => Reply::Error("perft: stopped before the count was complete".into()),
             })
         });
-        self.spawn_job("perft", job);
+        self.spawn_job(Work::Perft, job);
         Ok(())
     }
 
@@ -459,7 +478,7 @@ impl Session {
             ));
         }
         self.spawn_job(
-            "bench",
+            Work::Bench,
             move |stop: &AtomicBool| match search::bench::bench_until(depth, stop) {
                 Some(report) => Reply::Bench(report.to_string()),
                 None => Reply::Error("bench: stopped before it finished".into()),
@@ -470,24 +489,20 @@ impl Session {
 
     /// Runs `job` (`perft` or `bench`) on its own thread, as `go` runs a search: its one reply
     /// line is written when it ends, and `stop` or `quit` end it sooner.
-    fn spawn_job(
-        &mut self,
-        command: &'static str,
-        job: impl FnOnce(&AtomicBool) -> Reply + Send + 'static,
-    ) {
+    fn spawn_job(&mut self, work: Work, job: impl FnOnce(&AtomicBool) -> Reply + Send + 'static) {
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let (out, thread_stop, thread_finished) =
             (self.out.clone(), stop.clone(), finished.clone());
         let handle = std::thread::spawn(move || {
             let reply = catch_unwind(AssertUnwindSafe(|| job(&thread_stop)))
-                .unwrap_or_else(|_| Reply::Error(format!("{command} failed")));
+                .unwrap_or_else(|_| Reply::Error(format!("{} failed", work.name())));
             let mut sink = out.lock();
             Output::write(&mut sink, &reply);
             thread_finished.store(true, Ordering::Release);
         });
         self.search = Some(RunningSearch {
-            command,
+            work,
             stop,
             finished,
             handle,
@@ -654,7 +669,9 @@ fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
         })
     } else {
         if params.p1inc.is_some() || params.p2inc.is_some() || params.movestogo.is_some() {
-            return Err("go: p1inc, p2inc and movestogo need p1time and p2time".to_string());
+            return Err(
+                "go: p1inc, p2inc and movestogo need a clock (p1time or p2time)".to_string(),
+            );
         }
         None
     };
@@ -792,4 +809,39 @@ fn answer_query<G: SearchGame>(table: &Table<G>, query: Query, out: &Output) -> 
     };
     out.send(&Reply::Response(answer));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A writer whose bytes the test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_job_that_panics_replies_with_an_error_and_the_session_goes_on() {
+        let sink = Shared::default();
+        let mut session = Session::new(Output::new(Box::new(sink.clone())));
+        session.spawn_job(Work::Perft, |_| panic!("a bug in the count"));
+        session.join_search();
+        session.handle_line("perft 1");
+        session.join_search();
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "error perft failed");
+        assert!(lines[1].starts_with("perft depth 1 nodes 292 "), "{text}");
+        assert_eq!(lines.len(), 2, "{text}");
+    }
 }

@@ -302,3 +302,35 @@ fn a_front_end_that_stops_reading_does_not_crash_the_engine() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+#[test]
+fn go_refuses_a_clock_without_the_side_to_move_and_increments_without_a_clock() {
+    let mut pion = Pion::start();
+    assert_eq!(
+        pion.ask("go p2time 1000"),
+        "error go: p1time is missing: the clock of the side to move is needed"
+    );
+    for params in ["p1inc 100", "p2inc 100", "movestogo 10"] {
+        assert_eq!(
+            pion.ask(&format!("go depth 2 {params}")),
+            "error go: p1inc, p2inc and movestogo need a clock (p1time or p2time)"
+        );
+    }
+    assert_eq!(
+        pion.ask("go depth 65"),
+        "error go: depth 65 is too deep (at most 64)"
+    );
+    // None of these started a search, and the position is unchanged: player 1's clock alone
+    // is enough, and player 2 then needs p2time.
+    pion.expect_silent();
+    let best = pion.ask_skipping_info("go p1time 2000 movestogo 20");
+    assert!(
+        best.starts_with("bestmove ") && best != "bestmove none",
+        "{best}"
+    );
+    pion.send("play a5b5");
+    assert_eq!(
+        pion.ask("go p1time 1000"),
+        "error go: p2time is missing: the clock of the side to move is needed"
+    );
+}
