@@ -11,7 +11,8 @@
 //! Plays `games` self-play games (alpha-beta, `selfplay_nodes` nodes per move so the games are
 //! the same on every machine, from random two-ply openings), then for each game walks back from
 //! the end: for k = 2, 4, 6, ... plies before the end it searches the position within the limit
-//! and stops at the first k whose result is not proven in time. Two depths are reported per
+//! and stops at the first k whose result is not proven in time (a forced move is played first,
+//! since a search with a clock plays it at once without proving anything). Two depths are reported per
 //! game: the deepest k whose result (win, draw or loss) was proven, and the deepest k whose
 //! exact final margin was proven, both within the limit; then the distribution of each.
 
@@ -50,6 +51,21 @@ impl std::fmt::Display for Limit {
 }
 
 fn proven_within<G: SearchGame>(game: &History<G>, limit: Limit) -> Proof {
+    // A search with a clock plays a forced move at once, without trying to prove anything, so
+    // a forced move is played here first: its result is the result of the position it leads to.
+    let mut game = game.clone();
+    while game.outcome().is_none() && game.position().count_moves() == 1 {
+        let mut moves = G::Moves::default();
+        game.legal_moves(&mut moves);
+        game.play(moves.as_ref()[0]);
+    }
+    if game.outcome().is_some() {
+        return Proof {
+            result: true,
+            exact: true,
+        };
+    }
+    let game = &game;
     let stop = AtomicBool::new(false);
     // A table that one second of search does not overfill (the default 16 MiB holds ~1M
     // entries, what one second of an endgame search visits), as `setoption name Hash` gives.
