@@ -8,8 +8,15 @@
 # Each match writes OUTDIR/<name>.jsonl (resumable: run the script again to continue) and
 # OUTDIR/<name>.json (the summary); the last lines print one summary line per match.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+if [ "${1:-}" = -h ] || [ "${1:-}" = --help ]; then
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+fi
 games=${1:-200}
+case $games in
+  '' | *[!0-9]* | 0) echo "level-table.sh: GAMES must be a positive number, not '$games' (see --help)" >&2; exit 2 ;;
+esac
+cd "$(dirname "$0")/.."
 out=${2:-target/level-table}
 openings=${OPENINGS:-book}
 mkdir -p "$out"
@@ -33,7 +40,14 @@ match() { # name game opponent-options...
     --engine name=opponent cmd="$pion" "$@" \
     --games "$games" --concurrency 2 --tc movetime=100 \
     --openings "$book" --seed 1 --out "$out/$name.jsonl" "${resume[@]}" \
-    --json >"$out/$name.json"
+    --json >"$out/$name.json.new" || {
+    rm -f "$out/$name.json.new"
+    echo "level-table.sh: the $name match failed (above); its files in $out are as they were. Other openings or options need another OUTDIR." >&2
+    exit 1
+  }
+  # Replace the summary only once the referee has written a new one: a refused resume
+  # (other openings, say) leaves the last summary as it was.
+  mv "$out/$name.json.new" "$out/$name.json"
 }
 
 match avalam-max-divine avalam option.Level=divine

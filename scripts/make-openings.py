@@ -16,81 +16,48 @@ Each line is `startpos moves ...`, the format `referee --openings file=PATH` rea
 """
 
 import argparse
+import os
 import random
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_client import DEFAULT_ENGINE, Engine  # noqa: E402
 
-class Engine:
-    """A pion process driven through the protocol."""
+SCRIPT = "make-openings"
 
-    def __init__(self, command, game):
-        self.process = subprocess.Popen(
-            command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        self.send(f"setoption name Game value {game}")
 
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
+def position(moves):
+    return "position startpos" + (" moves " + " ".join(moves) if moves else "")
 
-    def read_until(self, prefix):
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit(f"make-openings: the engine exited (last lines: {lines[-3:]})")
-            line = line.strip()
-            if line.startswith("error"):
-                sys.exit(f"make-openings: the engine answered '{line}'")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
 
-    def position(self, moves):
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+def legal(engine, moves):
+    """The legal moves after `moves` (none when the game is over)."""
+    engine.send(position(moves))
+    engine.send("legal")
+    return engine.read_until("legal")[-1].split()[1:]
 
-    def legal(self, moves):
-        self.position(moves)
-        self.send("legal")
-        return self.read_until("legal")[-1].split()[1:]
 
-    def key(self, moves):
-        """The position string after `moves`: equal positions have equal keys."""
-        self.position(moves)
-        self.send("show")
-        return self.read_until("position")[-1]
-
-    def score(self, moves, depth):
-        """The score of the position after `moves` for the side to move, in centipoints, or
-        None when the search proved a win or a loss."""
-        self.send("newgame")
-        self.position(moves)
-        self.send(f"go depth {depth}")
-        lines = self.read_until("bestmove")
-        scored = [line for line in lines if " score " in line]
-        words = scored[-1].split(" score ")[1].split()
-        if words[0] == "cp":
-            return int(words[1])
-        return 0 if words[0] == "draw" else None
-
-    def close(self):
-        self.send("quit")
-        self.process.wait()
+def key(engine, moves):
+    """The position string after `moves`: equal positions have equal keys."""
+    engine.send(position(moves))
+    engine.send("show")
+    return engine.read_until("position")[-1]
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
     parser.add_argument("--game", choices=["avalam", "awale"], default="avalam")
     parser.add_argument("--plies", type=int, default=4, help="random plies from the start")
     parser.add_argument("--count", type=int, default=300, help="openings to keep")
     parser.add_argument("--depth", type=int, default=5, help="search depth of the check")
     parser.add_argument("--window", type=int, default=50, help="centipoints from the start's score")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random plies")
     parser.add_argument("--jobs", type=int, default=2, help="engines searching at once")
-    parser.add_argument("--engine", default="target/release/pion", help="engine command")
-    parser.add_argument("--max-tries", type=int, default=0, help="candidates to try (default 5 x count)")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="engine command")
+    parser.add_argument("--max-tries", type=int, default=0, help="candidates to try (0: 5 x count)")
     args = parser.parse_args()
     for name in ("plies", "count", "depth", "jobs"):
         if getattr(args, name) < 1:
@@ -100,11 +67,12 @@ def main():
     tries = args.max_tries or 5 * args.count
 
     rng = random.Random(args.seed)
-    engines = [Engine(args.engine, args.game) for _ in range(args.jobs)]
-    reference = engines[0].score([], args.depth)
+    engines = [Engine(SCRIPT, args.engine, args.game) for _ in range(args.jobs)]
+    reference = engines[0].score(position([]), args.depth)
 
     def balanced(score):
-        return score is not None and abs(score - reference) <= args.window
+        # A proven win or loss scores far outside any window.
+        return abs(score - reference) <= args.window
 
     # Candidates in seed order, each a new position, scored `jobs` at a time, until enough are
     # kept: the book is the first --count candidates within the window. Games with few short
@@ -114,18 +82,19 @@ def main():
         for _ in range(1000):
             moves = []
             for _ in range(args.plies):
-                legal = engines[0].legal(moves)
-                if not legal:
+                choices = legal(engines[0], moves)
+                if not choices:
                     break
-                moves.append(rng.choice(legal))
-            if len(moves) == args.plies and engines[0].legal(moves):
-                key = engines[0].key(moves)
-                if key not in seen:
-                    seen.add(key)
+                moves.append(rng.choice(choices))
+            if len(moves) == args.plies and legal(engines[0], moves):
+                new = key(engines[0], moves)
+                if new not in seen:
+                    seen.add(new)
                     return moves
         return None
 
     seen, candidates, scores = set(), [], []
+    exhausted = False
     with ThreadPoolExecutor(args.jobs) as pool:
         while len(candidates) < tries:
             if sum(balanced(s) for s in scores) >= args.count:
@@ -133,17 +102,27 @@ def main():
             batch = [candidate() for _ in range(min(args.jobs, tries - len(candidates)))]
             batch = [moves for moves in batch if moves is not None]
             if not batch:
+                exhausted = True
                 break
             candidates += batch
-            scores += pool.map(lambda job: engines[job].score(batch[job], args.depth), range(len(batch)))
+            scores += pool.map(
+                lambda job: engines[job].score(position(batch[job]), args.depth), range(len(batch))
+            )
     for engine in engines:
         engine.close()
 
     kept = [moves for moves, s in zip(candidates, scores) if balanced(s)][: args.count]
     if len(kept) < args.count:
+        if exhausted:
+            advice = (
+                f"no other {args.plies}-ply opening turned up in 1000 tries (the game has few, or"
+                " its games end sooner): ask for fewer openings, more plies, or a wider --window"
+            )
+        else:
+            advice = "raise --max-tries or --window"
         print(
-            f"make-openings: only {len(kept)} of {len(candidates)} candidates were within the"
-            f" window; raise --max-tries or --window",
+            f"{SCRIPT}: only {len(kept)} of {len(candidates)} candidates were within the"
+            f" window; {advice}",
             file=sys.stderr,
         )
     print(

@@ -2,69 +2,96 @@
 """How an engine scored in a referee match, by how good its side of each opening was.
 
 Reads the games of a match (the JSON lines of `referee --out`), searches the position after each
-pair's opening with pion to a fixed depth, and prints the engine's score for each band of that
-position's value from the engine's side (in points, a band per point, so -1 holds -1.99 to -1.00).
-It shows how much of a result the openings decided rather than the play:
+pair's opening with pion to a fixed depth, and prints the engine's score in bands of one point
+of that position's value from the engine's side: the band "-1 to +0" holds -1.00 to -0.01, and
+"+0 to +1" holds 0.00 to 0.99. It shows how much of a result the openings decided rather than
+the play:
 
     scripts/score-by-opening.py target/level-table/avalam-max-mcts.jsonl --engine-name max
 """
 
 import argparse
 import json
-import subprocess
+import os
 import sys
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from engine_client import DEFAULT_ENGINE, Engine, fail  # noqa: E402
 
-def score(command, game, start, moves, depth):
-    """The score in centipoints for the side to move after `moves`, from a fresh engine."""
-    position = f"position {'startpos' if start == 'startpos' else 'fen ' + start}"
-    if moves:
-        position += " moves " + " ".join(moves)
-    script = f"setoption name Game value {game}\n{position}\ngo depth {depth}\n"
-    out = subprocess.run(command, shell=True, input=script, capture_output=True, text=True).stdout
-    errors = [line for line in out.splitlines() if line.startswith("error")]
-    if errors:
-        sys.exit(f"score-by-opening: the engine answered '{errors[0]}' to '{position}'")
-    scored = [line for line in out.splitlines() if " score " in line]
-    if not scored:
-        sys.exit(f"score-by-opening: no score for '{position}'")
-    words = scored[-1].split(" score ")[1].split()
-    return {"cp": lambda: int(words[1]), "draw": lambda: 0}.get(
-        words[0], lambda: 10000 if words[0] == "win" else -10000
-    )()
+SCRIPT = "score-by-opening"
+
+# The fields of a game record this script reads.
+FIELDS = ("rules", "start", "opening", "engines", "first", "second", "result")
+
+
+def read_games(path):
+    """The game records of a referee --out file; any other file is a one-line error."""
+    try:
+        with open(path) as f:
+            text = f.read()
+    except OSError as e:
+        fail(SCRIPT, f"cannot read {path}: {e.strerror}")
+    games = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            game = json.loads(line)
+        except json.JSONDecodeError:
+            fail(SCRIPT, f"{path}:{number} is not a JSON line")
+        if not isinstance(game, dict) or any(field not in game for field in FIELDS):
+            hint = " (a match summary? pass the .jsonl file of --out)" if isinstance(game, dict) else ""
+            fail(SCRIPT, f"{path}:{number} is not a game record of referee --out{hint}")
+        games.append(game)
+    return games
+
+
+def position_command(start, moves):
+    command = "position startpos" if start == "startpos" else f"position {start}"
+    return command + (" moves " + " ".join(moves) if moves else "")
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("games", help="a referee --out file")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.ArgumentDefaultsHelpFormatter
+    )
+    parser.add_argument("games", help="a referee --out file (JSON lines)")
     parser.add_argument("--engine-name", required=True, help="the engine whose score is shown")
-    parser.add_argument("--depth", type=int, default=5)
-    parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--engine", default="target/release/pion", help="the engine that judges")
+    parser.add_argument("--depth", type=int, default=5, help="search depth for the openings' values")
+    parser.add_argument("--jobs", type=int, default=2, help="engines searching at once")
+    parser.add_argument("--engine", default=DEFAULT_ENGINE, help="the engine that judges the openings")
     args = parser.parse_args()
+    for name in ("depth", "jobs"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be at least 1")
 
-    games = []
-    with open(args.games) as f:
-        for number, line in enumerate(f, 1):
-            try:
-                games.append(json.loads(line))
-            except json.JSONDecodeError:
-                sys.exit(f"score-by-opening: {args.games}:{number} is not a JSON line")
-    games = [g for g in games if args.engine_name in g["engines"]]
+    games = [g for g in read_games(args.games) if args.engine_name in g["engines"]]
     if not games:
-        sys.exit(f"score-by-opening: no game of {args.engine_name!r} in {args.games}")
+        fail(SCRIPT, f"no game of {args.engine_name!r} in {args.games}")
+    rules = sorted({g["rules"] for g in games})
+    if len(rules) > 1:
+        fail(SCRIPT, f"{args.games} mixes games of {' and '.join(rules)}")
 
-    openings = sorted({(g["rules"], g["start"], tuple(g["opening"])) for g in games})
-    with ThreadPoolExecutor(args.jobs) as pool:
-        values = dict(
-            zip(openings, pool.map(lambda o: score(args.engine, o[0], o[1], o[2], args.depth), openings))
-        )
+    openings = sorted({(g["start"], tuple(g["opening"])) for g in games})
+    engines = [Engine(SCRIPT, args.engine, rules[0]) for _ in range(min(args.jobs, len(openings)))]
+
+    def value_all(job):
+        engine = engines[job]
+        return [
+            (o, engine.score(position_command(*o), args.depth))
+            for o in openings[job :: len(engines)]
+        ]
+
+    with ThreadPoolExecutor(len(engines)) as pool:
+        values = dict(pair for part in pool.map(value_all, range(len(engines))) for pair in part)
+    for engine in engines:
+        engine.close()
 
     bands = defaultdict(lambda: [0.0, 0])
     for g in games:
-        value = values[(g["rules"], g["start"], tuple(g["opening"]))]
+        value = values[(g["start"], tuple(g["opening"]))]
         # The value is for the side to move after the opening: find whose engine that is.
         side = 1 if g["start"] == "startpos" else int(g["start"].split()[-1])
         if len(g["opening"]) % 2 == 1:

@@ -668,10 +668,13 @@ fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
             movestogo: params.movestogo,
         })
     } else {
-        if params.p1inc.is_some() || params.p2inc.is_some() || params.movestogo.is_some() {
-            return Err(
-                "go: p1inc, p2inc and movestogo need a clock (p1time or p2time)".to_string(),
-            );
+        let clock_only = [
+            ("p1inc", params.p1inc.is_some()),
+            ("p2inc", params.p2inc.is_some()),
+            ("movestogo", params.movestogo.is_some()),
+        ];
+        if let Some((name, _)) = clock_only.iter().find(|(_, given)| *given) {
+            return Err(format!("go: {name} needs a clock (p1time or p2time)"));
         }
         None
     };

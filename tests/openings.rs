@@ -189,6 +189,23 @@ fn make_openings_refuses_bad_flags_and_reports_a_short_book() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 
+    // An engine that cannot start is one line on stderr, not a traceback.
+    let output = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/make-openings.py"
+        ))
+        .args(["--engine", "/no/such/engine", "--count", "2"])
+        .output()
+        .expect("python3 runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("make-openings: the engine '/no/such/engine' exited"),
+        "{stderr}"
+    );
+
     // Fewer tries than openings wanted: the book is short, and the script says so
     // and fails, rather than writing fewer openings silently.
     let output = make_openings(&[
@@ -230,7 +247,8 @@ fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
         record(2, "a", "b", r#""g5g4""#, "1/2-1/2"),
         record(3, "b", "a", r#""g5g4""#, "1-0"),
     ];
-    std::fs::write(&games, lines.join("\n") + "\n").unwrap();
+    // A blank line (an editor's trailing newline, say) is skipped.
+    std::fs::write(&games, lines.join("\n") + "\n\n").unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/score-by-opening.py");
     let run = |name: &str| {
         Command::new("python3")
@@ -286,9 +304,23 @@ fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
     let output = run("c");
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("no game of 'c'"));
-    std::fs::write(&games, "not json\n").unwrap();
-    let output = run("a");
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("games.jsonl:1 is not a JSON line"));
+    for (text, expected) in [
+        ("not json\n", "games.jsonl:1 is not a JSON line"),
+        (
+            "\n[]\n",
+            "games.jsonl:2 is not a game record of referee --out",
+        ),
+        (
+            r#"{"games":4,"score":0.5}"#,
+            "(a match summary? pass the .jsonl file of --out)",
+        ),
+    ] {
+        std::fs::write(&games, text).unwrap();
+        let output = run("a");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(expected), "{stderr}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
