@@ -12,9 +12,9 @@
 //! the same on every machine, from random two-ply openings), then for each game walks back from
 //! the end: for k = 2, 4, 6, ... plies before the end it searches the position within the limit
 //! and stops at the first k whose result is not proven in time (a forced move is played first,
-//! since a search with a clock plays it at once without proving anything). Two depths are reported per
-//! game: the deepest k whose result (win, draw or loss) was proven, and the deepest k whose
-//! exact final margin was proven, both within the limit; then the distribution of each.
+//! since a search with a clock plays it at once without proving anything). Two depths are
+//! reported per game: the deepest k whose result (win, draw or loss) was proven, and the deepest
+//! k whose exact final margin was proven, both within the limit; then the distribution of each.
 
 mod common;
 
