@@ -353,6 +353,95 @@ fn basic_and_divine_take_the_tower() {
 }
 
 #[test]
+fn basic_and_divine_search_to_the_go_depth_and_say_when_cut_short() {
+    let game = History::new(Avalam::start(avalam::Variant::Standard));
+    for level in [Level::Basic, Level::Divine] {
+        let s = Settings {
+            level,
+            ..Settings::default()
+        };
+        let (_, one) = run(s, &game, &depth(1));
+        let (_, two) = run(s, &game, &depth(2));
+        let (one, two) = (one.unwrap(), two.unwrap());
+        assert_eq!((one.depth, two.depth), (1, 2), "{level:?}");
+        assert!(two.nodes > one.nodes * 10, "{level:?}: {one:?} {two:?}");
+        let capped = Limits {
+            nodes: Some(1000),
+            ..Limits::default()
+        };
+        let (mv, info) = run(s, &game, &capped);
+        let info = info.unwrap();
+        assert!(game.position().is_legal(mv.unwrap()));
+        // Level depth 4 is far from done after 1000 nodes: no depth was completed.
+        assert_eq!((info.depth, info.seldepth), (0, 4), "{level:?}");
+    }
+}
+
+/// MCTS under a depth limit: the best line grows to that length, and a line that reaches the
+/// end of the game sooner ends the search too.
+fn mcts_depth_limit_ends_the_search<G: SearchGame>(game: &History<G>, depth: u32, expected: u32) {
+    let mcts = Settings {
+        algorithm: Algorithm::Mcts,
+        ..Settings::default()
+    };
+    let (mv, info) = run(mcts, game, &self::depth(depth));
+    let info = info.unwrap();
+    assert!(game.position().is_legal(mv.unwrap()));
+    assert_eq!(info.depth, expected, "{info:?}");
+    assert_eq!(info.pv.len() as u32, expected, "{info:?}");
+}
+
+#[test]
+fn mcts_honours_the_depth_limit() {
+    let avalam = History::new(Avalam::start(avalam::Variant::Standard));
+    mcts_depth_limit_ends_the_search(&avalam, 2, 2);
+    let awale = History::new(Awale::start(awale::Variant::Standard));
+    mcts_depth_limit_ends_the_search(&awale, 6, 6);
+    // Two towers left: one move ends the game, so no line is longer than one ply.
+    let mut pos = Avalam::empty(avalam::Variant::Standard);
+    pos.set_tower(avalam::cell(0, 0), 1, Player::One);
+    pos.set_tower(avalam::cell(1, 0), 1, Player::Two);
+    mcts_depth_limit_ends_the_search(&History::new(pos), 9, 1);
+    // A full tree cannot deepen the line: the search ends there rather than run forever.
+    let small = Settings {
+        algorithm: Algorithm::Mcts,
+        hash_mib: 1,
+        ..Settings::default()
+    };
+    let (mv, info) = run(small, &avalam, &depth(40));
+    let info = info.unwrap();
+    assert!(avalam.position().is_legal(mv.unwrap()));
+    assert!(info.depth < 40 && info.hashfull > Some(900), "{info:?}");
+}
+
+#[test]
+fn the_last_info_line_shows_the_move_played() {
+    // Under a node limit the last iteration is cut short, and may still change the move.
+    for nodes in (5_000..=150_000).step_by(5_000) {
+        let limits = Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        };
+        let game = History::new(Avalam::start(avalam::Variant::Standard));
+        let (mv, info) = run(Settings::default(), &game, &limits);
+        let info = info.unwrap();
+        assert_eq!(
+            info.pv.first().map(String::as_str),
+            Some(Avalam::format_move(mv.unwrap()).as_str()),
+            "nodes {nodes}: {info:?}"
+        );
+        let game = History::new(Awale::start(awale::Variant::Standard));
+        let (mv, info) = run(Settings::default(), &game, &limits);
+        let info = info.unwrap();
+        assert_eq!(
+            info.pv.first().map(String::as_str),
+            Some(Awale::format_move(mv.unwrap()).as_str()),
+            "nodes {nodes}: {info:?}"
+        );
+    }
+}
+
+#[test]
 fn searchers_can_move_to_a_search_thread() {
     fn send<T: Send>() {}
     send::<Searcher<Avalam>>();

@@ -682,9 +682,30 @@ pub fn search<G: Evaluate>(
         let v = search.negamax(&root, depth as i32, 0, -INFINITY, INFINITY);
         if search.aborted {
             // A partly searched iteration still improves on the last when its first move (the
-            // previous best) was searched in full and some move beat it.
-            if let Some((mv, _)) = search.root_best {
+            // previous best) was searched in full and some move beat it. Its line is reported,
+            // so that the move played is the one shown, with the score as a lower bound: the
+            // moves not yet searched may be better still.
+            if let Some((mv, v)) = search.root_best
+                && mv != best
+            {
                 best = mv;
+                let mut pv = search.pv_moves();
+                if pv.first() != Some(&mv) {
+                    pv = vec![mv];
+                }
+                last = Info {
+                    depth,
+                    seldepth: search.seldepth as u32,
+                    // A loss is no bound from below that the protocol can say.
+                    score: (v > -value::WIN_MIN).then(|| value::to_score(v, false)),
+                    score_bound: true,
+                    nodes: search.nodes,
+                    time_ms: clock.elapsed_ms(),
+                    hashfull: Some(search.tt.hashfull()),
+                    playouts: None,
+                    pv: pv.iter().map(|&m| G::format_move(m)).collect(),
+                };
+                report(&last);
             }
             break;
         }
@@ -760,6 +781,10 @@ pub fn search<G: Evaluate>(
     }
     last.nodes = search.nodes;
     last.time_ms = clock.elapsed_ms();
+    if last.depth == 0 {
+        // Stopped before one root move was searched: still one line, for the move played.
+        report(&last);
+    }
     Outcome { best, info: last }
 }
 

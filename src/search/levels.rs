@@ -36,13 +36,14 @@ pub fn rng_for<G: Game>(seed: u64, pos: &G) -> Xoshiro256PlusPlus {
 fn report_choice<G: Game>(
     mv: G::Move,
     depth: u32,
+    seldepth: u32,
     nodes: u64,
     clock: Option<&Clock<'_>>,
     report: &mut dyn FnMut(&Info),
 ) {
     report(&Info {
         depth,
-        seldepth: depth,
+        seldepth,
         nodes,
         time_ms: clock.map_or(0, |c| c.elapsed_ms()),
         pv: vec![G::format_move(mv)],
@@ -59,7 +60,7 @@ pub fn random<G: Game>(
 ) -> G::Move {
     let list = moves.as_ref();
     let mv = list[rng_for(seed, game.position()).random_range(0..list.len())];
-    report_choice::<G>(mv, 0, list.len() as u64, None, report);
+    report_choice::<G>(mv, 0, 0, list.len() as u64, None, report);
     mv
 }
 
@@ -80,7 +81,7 @@ pub fn greedy<G: LevelEval>(
         .map(|(&mv, _)| mv)
         .collect();
     let mv = ties[rng_for(seed, pos).random_range(0..ties.len())];
-    report_choice::<G>(mv, 1, list.len() as u64, None, report);
+    report_choice::<G>(mv, 1, 1, list.len() as u64, None, report);
     mv
 }
 
@@ -186,6 +187,9 @@ pub fn yardstick<G: LevelEval>(
     } else {
         ties[rng_for(seed, &root).random_range(0..ties.len())]
     };
-    report_choice::<G>(mv, depth, search.nodes, Some(clock), report);
+    // A search cut short completed no depth: it reports depth 0, and the depth it was at as
+    // its seldepth.
+    let completed = if search.aborted { 0 } else { depth };
+    report_choice::<G>(mv, completed, depth, search.nodes, Some(clock), report);
     mv
 }

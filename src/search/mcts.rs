@@ -39,6 +39,8 @@ struct Tree<G: Game> {
     nodes: Vec<Node<G::Move>>,
     capacity: usize,
     exploration: f32,
+    /// Set once a node could not be expanded for want of room.
+    full: bool,
 }
 
 impl<G: Game> Tree<G> {
@@ -47,6 +49,7 @@ impl<G: Game> Tree<G> {
         pos.legal_moves(&mut moves);
         let list = moves.as_ref();
         if self.nodes.len() + list.len() > self.capacity {
+            self.full = true;
             return;
         }
         let first = self.nodes.len() as u32;
@@ -105,6 +108,25 @@ impl<G: Game> Tree<G> {
         }
         line
     }
+
+    /// Whether the search has gone `depth` plies deep: the best line is that long, or it cannot
+    /// grow (it ends the game, or the tree is full).
+    fn reached_depth(&self, depth: usize, root: &G, history: &[(u64, u32)]) -> bool {
+        let line = self.pv();
+        if self.full || line.len() >= depth {
+            return true;
+        }
+        let mut pos = *root;
+        let mut keys = history.to_vec();
+        for mv in line {
+            pos.play(mv);
+            if is_repetition(&keys, &pos) {
+                return true;
+            }
+            keys.push((pos.hash(), pos.irreversible_count()));
+        }
+        pos.outcome().is_some()
+    }
 }
 
 fn is_repetition<G: Game>(path: &[(u64, u32)], pos: &G) -> bool {
@@ -147,6 +169,7 @@ pub fn search<G: Game>(
         nodes: Vec::with_capacity(capacity.min(1 << 16)),
         capacity: capacity.max(2),
         exploration: settings.mcts_exploration as f32 / 100.0,
+        full: false,
     };
     tree.nodes.push(Node {
         mv: fallback,
@@ -166,18 +189,19 @@ pub fn search<G: Game>(
     // (node, player who made the node's move)
     let mut path: Vec<(usize, Player)> = Vec::new();
     let mut playouts: u64 = 0;
-    let mut depth_sum: u64 = 0;
     let mut seldepth = 0;
     let mut next_report = 100;
     let node_limit = if limits.infinite { None } else { limits.nodes };
-    let make_info = |tree: &Tree<G>, playouts: u64, depth_sum: u64, seldepth: usize| {
+    let depth_limit = if limits.infinite { None } else { limits.depth };
+    let make_info = |tree: &Tree<G>, playouts: u64, seldepth: usize| {
         let best = tree.best_child(0);
         let q = best.map_or(0.5, |c| {
             let n = &tree.nodes[c];
             n.reward / n.visits.max(1) as f32
         });
+        let pv = tree.pv();
         Info {
-            depth: (depth_sum / playouts.max(1)) as u32,
+            depth: pv.len() as u32,
             seldepth: seldepth as u32,
             score: Some(Score::Centi(((2.0 * q - 1.0) * 100.0).round() as i32)),
             score_bound: false,
@@ -185,7 +209,7 @@ pub fn search<G: Game>(
             time_ms: clock.elapsed_ms(),
             hashfull: Some((tree.nodes.len() * 1000 / tree.capacity) as u32),
             playouts: Some(playouts),
-            pv: tree.pv().into_iter().map(G::format_move).collect(),
+            pv: pv.into_iter().map(G::format_move).collect(),
         }
     };
     loop {
@@ -193,6 +217,11 @@ pub fn search<G: Game>(
             break;
         }
         if playouts & 63 == 0 && clock.must_stop(0) {
+            break;
+        }
+        if playouts & 63 == 0
+            && depth_limit.is_some_and(|d| tree.reached_depth(d as usize, &root, &history))
+        {
             break;
         }
         let mut pos = root;
@@ -235,14 +264,13 @@ pub fn search<G: Game>(
             node.reward += reward_for(points, mover);
         }
         playouts += 1;
-        depth_sum += path.len() as u64;
         seldepth = seldepth.max(path.len());
         if playouts & 255 == 0 && clock.elapsed_ms() >= next_report {
-            report(&make_info(&tree, playouts, depth_sum, seldepth));
+            report(&make_info(&tree, playouts, seldepth));
             next_report = clock.elapsed_ms() + 500;
         }
     }
-    report(&make_info(&tree, playouts, depth_sum, seldepth));
+    report(&make_info(&tree, playouts, seldepth));
     tree.best_child(0)
         .filter(|&c| tree.nodes[c].visits > 0)
         .map_or(fallback, |c| tree.nodes[c].mv)

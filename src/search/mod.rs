@@ -127,7 +127,7 @@ pub enum Score {
 /// One progress report of a running search, printed by the engine as an `info` line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Info {
-    /// Completed depth (alpha-beta) or average tree depth (MCTS).
+    /// Completed depth (alpha-beta) or the length of the best line in the tree (MCTS).
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
@@ -271,6 +271,8 @@ impl<G: SearchGame> Searcher<G> {
     /// Changes the settings (resizing the table when `Hash` changed).
     pub fn set_settings(&mut self, settings: Settings) {
         if settings.hash_mib != self.settings.hash_mib {
+            // The old table goes first: two large tables at once could exhaust the memory.
+            self.table = tt::Table::new(1);
             self.table = tt::Table::new(settings.hash_mib);
         }
         self.settings = settings;
@@ -324,7 +326,7 @@ impl<G: SearchGame> Searcher<G> {
             Level::Basic | Level::Divine => Some(levels::yardstick(
                 game,
                 s.level,
-                s.level_depth,
+                limits.depth.or(s.level_depth),
                 s.seed,
                 clock,
                 report,
