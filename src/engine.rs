@@ -125,6 +125,14 @@ impl<G: SearchGame> Table<G> {
         }
     }
 
+    /// A new game of `variant`: the start position and an empty table, in the memory of the old
+    /// one (a `Hash` of gigabytes is not held twice).
+    fn restart(&mut self, variant: G::Variant) {
+        self.history = History::new(G::start(variant));
+        self.variant = variant;
+        self.searcher().clear();
+    }
+
     fn searcher(&self) -> MutexGuard<'_, Searcher<G>> {
         self.searcher
             .lock()
@@ -320,16 +328,26 @@ impl Session {
     /// A new game: the same game keeps its variant, the other game starts with the standard one.
     fn new_game(&mut self, game: Option<GameKind>) {
         let game = game.unwrap_or(self.current_game());
+        if game == self.current_game() {
+            with_table!(&mut self.table, t => t.restart(t.variant));
+            return;
+        }
+        // The other game's table is freed before this one is made: with a large `Hash`, two at
+        // once could exhaust the memory.
         let settings = self.settings;
-        self.table = match (&self.table, game) {
-            (AnyTable::Avalam(t), GameKind::Avalam) => {
-                AnyTable::Avalam(Table::new(t.variant, settings))
+        let small = Settings {
+            hash_mib: 1,
+            ..settings
+        };
+        self.table = match game {
+            GameKind::Avalam => {
+                self.table = AnyTable::Awale(Table::new(Default::default(), small));
+                AnyTable::Avalam(Table::new(Default::default(), settings))
             }
-            (AnyTable::Awale(t), GameKind::Awale) => {
-                AnyTable::Awale(Table::new(t.variant, settings))
+            GameKind::Awale => {
+                self.table = AnyTable::Avalam(Table::new(Default::default(), small));
+                AnyTable::Awale(Table::new(Default::default(), settings))
             }
-            (_, GameKind::Avalam) => AnyTable::Avalam(Table::new(Default::default(), settings)),
-            (_, GameKind::Awale) => AnyTable::Awale(Table::new(Default::default(), settings)),
         };
     }
 
@@ -412,7 +430,7 @@ impl Session {
 
     /// Changes the variant of the current game, which starts it again from the start position.
     fn set_variant(&mut self, name: &str) -> CommandResult {
-        fn apply<G: SearchGame>(t: &mut Table<G>, name: &str, settings: Settings) -> CommandResult {
+        fn apply<G: SearchGame>(t: &mut Table<G>, name: &str) -> CommandResult {
             let variant = G::parse_variant(name).ok_or_else(|| {
                 format!(
                     "setoption: Variant {name} is not a variant of {} (its variants: {})",
@@ -420,16 +438,22 @@ impl Session {
                     G::variant_names().join(", ")
                 )
             })?;
-            *t = Table::new(variant, settings);
+            t.restart(variant);
             Ok(())
         }
-        let settings = self.settings;
-        with_table!(&mut self.table, t => apply(t, name, settings))
+        with_table!(&mut self.table, t => apply(t, name))
     }
 
     fn go(&mut self, params: &GoParams) -> CommandResult {
         let limits =
             with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
+        // A finished game has nothing to search: answer at once, so that a script may go on
+        // without waiting (`go infinite` still waits for `stop`, as any infinite search does).
+        let over = with_table!(&self.table, t => t.history.outcome().is_some());
+        if over && !limits.infinite {
+            self.out.send(&Reply::BestMove(None));
+            return Ok(());
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let handle = with_table!(&self.table, t => spawn_search(
