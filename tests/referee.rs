@@ -407,6 +407,25 @@ fn garbage_instead_of_bestmove_is_a_protocol_error() {
 }
 
 #[test]
+fn an_info_line_longer_than_the_line_limit_is_skipped_whole() {
+    let (recs, out, _) = faulty_match("long-info", &["long-info"], &[]);
+    for r in &recs {
+        assert_eq!(r["reason"], "normal", "record: {r}");
+    }
+    assert_eq!(summary(&out)["games"], 2);
+}
+
+#[test]
+fn a_second_bestmove_for_one_go_is_a_protocol_error() {
+    let (recs, _, _) = faulty_match("two-bestmoves", &["two-bestmoves-after=0"], &[]);
+    for r in &recs {
+        assert_forfeit(r, "protocol-error", "bad");
+        let detail = r["detail"].as_str().unwrap();
+        assert!(detail.contains("while not asked to move"), "record: {r}");
+    }
+}
+
+#[test]
 fn an_engine_ignoring_quit_and_its_children_are_killed() {
     // assert_all_gone (inside `referee`) checks the engine and its `sleep` grandchild by pid.
     let (recs, _, dir) = faulty_match(
@@ -797,6 +816,12 @@ fn bad_flags_are_usage_errors() {
         vec!["--no-such-flag"],
         vec!["--variant", "nope"],
         vec!["--concurrency", "0"],
+        vec!["--tc", "movetime=0"],
+        vec!["--tc", "nodes=0"],
+        vec!["--tc", "depth=0"],
+        vec!["--tc", "tc=1e20+0"],
+        vec!["--tc", "tc=10+1e9"],
+        vec!["--hang-timeout", "0"],
     ];
     for extra in cases {
         let mut args = base.to_vec();
@@ -805,6 +830,14 @@ fn bad_flags_are_usage_errors() {
         assert_eq!(out.status.code(), Some(2), "{extra:?}: {}", stderr(&out));
         assert!(out.stdout.is_empty());
     }
+    // Openings the game cannot give: refused before any game, rather than every game started
+    // from whatever shorter opening came out.
+    let mut args = base.to_vec();
+    args.extend(["--openings", "random-plies=1000"]);
+    let out = referee(&dir, &args);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("use fewer plies"), "{}", stderr(&out));
     for args in [
         vec!["--game", "awale", "--engine", "name=a", cmd.as_str()],
         vec![

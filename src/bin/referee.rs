@@ -75,17 +75,17 @@ struct Cli {
 
     /// Milliseconds a `go` with no time limit (depth=, nodes=) may last before the engine is
     /// taken as stuck and loses on time. Example: --hang-timeout 30000
-    #[arg(long, value_name = "MS", default_value_t = 60_000)]
+    #[arg(long, value_name = "MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     hang_timeout: u64,
 
     /// Milliseconds for an engine to start and answer `pion` with `pionok` (slow loaders need
     /// more). Example: --startup-timeout 30000
-    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     startup_timeout: u64,
 
     /// Milliseconds for `readyok` after `isready` (sent after options and before each game).
     /// Example: --isready-timeout 10000
-    #[arg(long, value_name = "MS", default_value_t = 5_000)]
+    #[arg(long, value_name = "MS", default_value_t = 5_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     isready_timeout: u64,
 
     /// Milliseconds an engine gets to exit after `quit` before its process group is killed.

@@ -29,6 +29,10 @@ pub enum TimeControl {
     },
 }
 
+/// The longest clock time or increment a `tc=` may give: about 11 days, far beyond any match,
+/// and small enough that clock arithmetic in milliseconds never overflows.
+const MAX_CLOCK_SECONDS: f64 = 1_000_000.0;
+
 impl TimeControl {
     /// Parses `movetime=MS`, `depth=N`, `nodes=N`, `tc=SECONDS+INC` or a bare `[MOVES/]SECONDS[+INC]`.
     pub fn parse(text: &str) -> Result<TimeControl> {
@@ -38,9 +42,13 @@ impl TimeControl {
             None => ("tc", text),
         };
         let number = |v: &str| -> Result<u64> {
-            v.parse::<u64>().map_err(|_| {
-                anyhow!("bad time control '{text}': '{v}' is not a whole number; {hint}")
-            })
+            match v.parse::<u64>() {
+                Ok(0) => bail!("bad time control '{text}': {key} must be at least 1"),
+                Ok(n) => Ok(n),
+                Err(_) => {
+                    bail!("bad time control '{text}': '{v}' is not a whole number; {hint}")
+                }
+            }
         };
         match key {
             "movetime" => Ok(TimeControl::MoveTime(number(value)?)),
@@ -61,6 +69,9 @@ impl TimeControl {
                 let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
                 let seconds = |v: &str| -> Result<u64> {
                     match v.parse::<f64>() {
+                        Ok(s) if s > MAX_CLOCK_SECONDS => bail!(
+                            "bad time control '{text}': {v} seconds is more than the {MAX_CLOCK_SECONDS} allowed"
+                        ),
                         Ok(s) if s.is_finite() && s >= 0.0 => Ok((s * 1000.0).round() as u64),
                         _ => bail!(
                             "bad time control '{text}': '{v}' is not a number of seconds; {hint}"

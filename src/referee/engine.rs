@@ -96,23 +96,53 @@ fn open_log(path: &Path) -> Result<File, EngineError> {
         .map_err(|e| EngineError::Spawn(format!("cannot open log {}: {e}", path.display())))
 }
 
+/// Reads one line into `buf`, keeping its first [`MAX_LINE`] bytes: the rest of a longer line
+/// is read and dropped, so that it never comes back as lines of its own. `None` at the end of
+/// the output; otherwise whether the line was cut.
+fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<bool> {
+    buf.clear();
+    let n = reader.take(MAX_LINE).read_until(b'\n', buf).ok()?;
+    if n == 0 {
+        return None;
+    }
+    let cut = n as u64 == MAX_LINE && buf.last() != Some(&b'\n');
+    if cut {
+        while let Ok(rest) = reader.fill_buf() {
+            if rest.is_empty() {
+                break;
+            }
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    reader.consume(end + 1);
+                    break;
+                }
+                None => {
+                    let len = rest.len();
+                    reader.consume(len);
+                }
+            }
+        }
+    }
+    Some(cut)
+}
+
 fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => {
+        match read_capped_line(&mut reader, &mut buf) {
+            None => {
                 let _ = tx.send(Event::Eof);
                 return;
             }
-            Ok(_) => {
+            Some(cut) => {
                 let at = Instant::now();
                 let line = String::from_utf8_lossy(&buf)
                     .trim_end_matches(['\n', '\r'])
                     .to_string();
                 if let Some(log) = log.as_mut() {
-                    let _ = log.write_all(format!("< {line}\n").as_bytes());
+                    let note = if cut { " [line cut at 64 KiB]" } else { "" };
+                    let _ = log.write_all(format!("< {line}{note}\n").as_bytes());
                 }
                 if tx.send(Event::Line(line, at)).is_err() {
                     return;
@@ -128,10 +158,9 @@ fn copy_stderr(stderr: std::process::ChildStderr, mut log: File) {
     let mut reader = BufReader::new(stderr);
     let mut buf = Vec::new();
     loop {
-        buf.clear();
-        match (&mut reader).take(MAX_LINE).read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
+        match read_capped_line(&mut reader, &mut buf) {
+            None => return,
+            Some(_) => {
                 let line = String::from_utf8_lossy(&buf);
                 let line = line.trim_end_matches(['\n', '\r']);
                 let _ = log.write_all(format!("! {line}\n").as_bytes());
@@ -295,12 +324,17 @@ impl Engine {
         }
     }
 
-    /// Throws away lines the engine sent unasked (late `info` lines), noticing an exit.
+    /// Throws away lines the engine sent unasked (late `info` lines), noticing an exit and a
+    /// `bestmove` nobody asked for.
     pub fn drain(&mut self) -> Result<(), EngineError> {
         while let Ok(event) = self.events.try_recv() {
-            if let Event::Eof = event {
-                let note = self.exit_note();
-                return Err(EngineError::Crash(format!("exited between commands{note}")));
+            match event {
+                Event::Eof => {
+                    let note = self.exit_note();
+                    return Err(EngineError::Crash(format!("exited between commands{note}")));
+                }
+                Event::Line(line, _) if is_bestmove(&line) => return Err(unasked_bestmove(&line)),
+                Event::Line(..) => {}
             }
         }
         Ok(())
@@ -376,12 +410,15 @@ impl Engine {
     /// Sends `go ...` and waits for `bestmove` until `deadline`, skipping `info` lines.
     pub fn go(&mut self, command: &str, deadline: Instant) -> Result<BestMove, EngineError> {
         self.drain()?;
+        // A line read before `go` was written cannot answer it.
+        let asked = Instant::now();
         self.send(command)?;
         loop {
             let (line, at) = self.read_line(deadline, "bestmove")?;
             let mut words = line.split_whitespace();
             match words.next() {
                 None | Some("info") => {}
+                Some("bestmove") if at < asked => return Err(unasked_bestmove(&line)),
                 Some("bestmove") => {
                     return match (words.next(), words.next()) {
                         (Some(mv), None) => Ok(BestMove {
@@ -462,6 +499,18 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+fn is_bestmove(line: &str) -> bool {
+    line.split_whitespace().next() == Some("bestmove")
+}
+
+/// The error for a `bestmove` sent when the engine was not searching: a second one for one `go`.
+fn unasked_bestmove(line: &str) -> EngineError {
+    EngineError::Protocol(format!(
+        "sent '{}' while not asked to move (a second bestmove for one go?)",
+        crate::game::shorten(line)
+    ))
 }
 
 /// The log file of an engine in a worker: one file per engine name and worker.

@@ -184,6 +184,17 @@ impl Openings {
         if let OpeningSource::File(path) = source {
             book = read_book::<G>(path, variant)?;
         }
+        if let OpeningSource::RandomPlies(n) = source {
+            // Too many plies for the game: the games would all start from the shorter openings
+            // that were left (or the start position), unknown to the user.
+            let first = random_opening::<G>(*n, derive_seed(seed, STREAM_OPENING, 0), variant);
+            if first.moves.len() < *n as usize {
+                bail!(
+                    "--openings random-plies={n}: in 100 tries, no random game of {} lasted {n} plies without ending; use fewer plies",
+                    G::NAME
+                );
+            }
+        }
         Ok(Openings {
             source: source.clone(),
             book,

@@ -17,6 +17,8 @@ Faults (N counts `go` commands answered correctly by this process before the fau
   ignore-quit        ignore quit, stdin EOF and SIGTERM (the referee must kill the group)
   spawn-child        start a `sleep` grandchild (its pid also goes to --pidfile)
   stderr-spam        write ~200 KB to stderr on every go
+  long-info          send a valid info line of ~200 KB before every bestmove
+  two-bestmoves-after=N  from the (N+1)-th go on, send a second (legal) bestmove
 Only the standard library is used. Seeded by the Seed option, so games are reproducible.
 """
 
@@ -279,6 +281,8 @@ def main():
             if after("slow-after", done):
                 time.sleep(2)
             out("info depth 1 nodes 1")
+            if has("long-info"):
+                out("info depth 1 nodes 1 pv" + " a" * 100_000)
             if after("illegal-after", done):
                 out("bestmove " + illegal(pos))
                 continue
@@ -293,6 +297,8 @@ def main():
                 out("bestmove none")
             else:
                 out("bestmove " + name_of(rng.choice(legal)))
+                if after("two-bestmoves-after", done):
+                    out("bestmove " + name_of(legal[0]))
         elif cmd == "quit":
             if has("ignore-quit"):
                 continue
