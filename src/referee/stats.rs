@@ -539,7 +539,8 @@ impl Sprt {
 //   t = elo / (800 / ln 10) per game, times √2 for a pair (a pair mean has half a game's
 //   variance). The maximiser is found by the fixed-point iteration of equation 4.9: with μ, σ of
 //   the current p, φ_i = a_i − ½ − (t/2) σ (1 + ((a_i − μ)/σ)²), θ the root of
-//   Σ p̂_i φ_i / (1 + θ φ_i) = 0, and the next p_i = p̂_i / (1 + θ φ_i), from a uniform start.
+//   Σ p̂_i φ_i / (1 + θ φ_i) = 0, and the next p_i = p̂_i / (1 + θ φ_i), from a uniform start
+//   for small t, and walking t out from 0 for larger ones (see `mle_normalized`).
 // In both, the left side is strictly decreasing in θ on (−1/max φ, −1/min φ), so bisection finds
 // the root; every p_i stays positive, so the logarithms are finite.
 
@@ -621,9 +622,32 @@ fn mle_mean(phat: &[f64], scores: &[f64], s: f64) -> Vec<f64> {
 }
 
 /// The maximum-likelihood distribution with `(μ − mu_ref) / σ = t` (normalized model).
+///
+/// The fixed-point iteration needs `φ` to change sign at its start, which from the uniform
+/// distribution holds only for small `t` (below about 0.94, some 230 normalized Elo for pairs).
+/// So `t` is walked out from 0 in steps of at most [`T_STEP`], each iteration starting from the
+/// solution of the step before, which stays close enough to the next one.
 fn mle_normalized(phat: &[f64], scores: &[f64], mu_ref: f64, t: f64) -> Vec<f64> {
     let n = phat.len();
     let mut p = vec![1.0 / n as f64; n];
+    let steps = (t.abs() / T_STEP).ceil().max(1.0);
+    for step in 1..=steps as u32 {
+        p = mle_normalized_from(p, phat, scores, mu_ref, t * f64::from(step) / steps);
+    }
+    p
+}
+
+/// The largest change of `t` between two solutions in [`mle_normalized`].
+const T_STEP: f64 = 0.25;
+
+/// The fixed-point iteration of [`mle_normalized`], from `p`.
+fn mle_normalized_from(
+    mut p: Vec<f64>,
+    phat: &[f64],
+    scores: &[f64],
+    mu_ref: f64,
+    t: f64,
+) -> Vec<f64> {
     for _ in 0..1000 {
         let (mu, var) = mean_variance(scores, &p);
         let sigma = var.sqrt();
@@ -931,6 +955,29 @@ mod tests {
         // Swapping the engines of the first case.
         let swapped = Pentanomial::new([15, 25, 30, 20, 10]);
         close(sprt(0.0, 5.0).llr(&swapped), -0.274_039_133_908_014_9, 1e-7);
+    }
+
+    #[test]
+    fn pentanomial_llr_is_right_for_bounds_far_from_zero() {
+        // Bounds beyond about 230 normalized Elo, where the iteration cannot start from the
+        // uniform distribution. Reference values from a different method, in Python: for each
+        // sigma on the constraint line mu = 1/2 + t sigma, the maximum under the three linear
+        // moment constraints (Newton on the Lagrange multipliers), then maximised over sigma
+        // (a 2000-point grid refined by golden section), so good to about 1e-6.
+        let cases: [([u64; 5], f64, f64, f64); 5] = [
+            ([13, 1, 3, 0, 3], -300.0, -100.0, 0.312_476_9),
+            ([13, 1, 3, 0, 3], -300.0, -250.0, 0.512_780_3),
+            ([4, 2, 8, 2, 4], 100.0, 300.0, -9.435_717_5),
+            ([2, 3, 10, 30, 55], 150.0, 400.0, 8.914_236_9),
+            ([13, 1, 3, 0, 3], -10.0, 10.0, -0.942_812_6),
+        ];
+        for (counts, elo0, elo1, expected) in cases {
+            close(
+                sprt(elo0, elo1).llr(&Pentanomial::new(counts)),
+                expected,
+                1e-5,
+            );
+        }
     }
 
     #[test]
