@@ -6,7 +6,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{digit1, space0, space1};
-use nom::combinator::{all_consuming, map, map_res, opt, rest, value, verify};
+use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, value, verify};
 use nom::multi::{many0, many1};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
@@ -21,9 +21,11 @@ pub struct ParseError(pub String);
 
 type In<'a> = &'a str;
 
-/// A run of non-whitespace characters.
+/// A run of characters other than the separators, space and tab (protocol.md): other
+/// whitespace, such as a vertical tab or a no-break space, is part of a token, so that an error
+/// names the whole of what was sent.
 fn token(input: In) -> IResult<In, In> {
-    take_till1(|c: char| c.is_whitespace()).parse(input)
+    take_till1(|c: char| c == ' ' || c == '\t').parse(input)
 }
 
 /// A space-separated token after the current one.
@@ -78,7 +80,8 @@ fn position_args(input: In) -> IResult<In, Command> {
             },
         ))
     };
-    let fen = preceded((keyword("fen"), space1), notation);
+    // After `fen` a position string must follow: no falling back to `fen` as the board.
+    let fen = preceded((keyword("fen"), space1), cut(notation));
     let (input, start) = preceded(space1, alt((startpos, fen, notation))).parse(input)?;
     let (input, moves) =
         opt(preceded((space1, keyword("moves")), many0(next_token))).parse(input)?;
@@ -120,6 +123,13 @@ fn go_param(input: In) -> IResult<In, (In, GoParams)> {
         }
     };
     let small = |n: u64| u32::try_from(n).ok();
+    if matches!(key, "depth" | "movestogo") && small(n).is_none() {
+        // Too large for its type: the same error as a number too large for any.
+        return Err(nom::Err::Failure(nom::error::Error::new(
+            input,
+            nom::error::ErrorKind::Digit,
+        )));
+    }
     match key {
         "depth" => params.depth = small(n),
         "nodes" => params.nodes = Some(n),
@@ -201,13 +211,33 @@ fn whole<'a, O>(
         Ok((_, (out, _))) => Ok(out),
         Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
             let at = e.input.trim_start();
+            let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
             let problem = match token(at) {
+                // A number too large for its type.
+                Ok((_, near)) if digits(near) && e.code == nom::error::ErrorKind::MapRes => {
+                    format!("{} is too large", shorten(near))
+                }
+                // `perft -1`: the number itself is bad.
+                Ok((_, near)) if e.code == nom::error::ErrorKind::Digit && keyword != "go" => {
+                    format!("'{}' is not a whole number", shorten(near))
+                }
+                // A `go` key, and what follows it.
                 Ok((_, near)) if e.code == nom::error::ErrorKind::Digit => {
-                    let value = at[near.len()..].split_whitespace().next().unwrap_or("");
-                    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+                    let value = at[near.len()..]
+                        .trim_start_matches([' ', '\t'])
+                        .split([' ', '\t'])
+                        .next()
+                        .unwrap_or("");
+                    if digits(value) {
                         format!("{} {} is too large", shorten(near), shorten(value))
-                    } else {
+                    } else if value.is_empty() {
                         format!("{} needs a whole number", shorten(near))
+                    } else {
+                        format!(
+                            "{} needs a whole number, not '{}'",
+                            shorten(near),
+                            shorten(value)
+                        )
                     }
                 }
                 Ok((_, near)) => format!("unexpected '{}'", shorten(near)),
@@ -280,5 +310,58 @@ pub fn parse_command(line: &str) -> Result<Command, ParseError> {
             "unknown command '{}' (send 'pion' for the list of options; protocol.md lists the commands)",
             shorten(word)
         ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn error(line: &str) -> String {
+        parse_command(line).unwrap_err().0
+    }
+
+    #[test]
+    fn errors_name_the_bad_token() {
+        let cases = [
+            ("perft -1", "perft: '-1' is not a whole number"),
+            (
+                "perft 99999999999999999999",
+                "perft: 99999999999999999999 is too large",
+            ),
+            ("go depth 4294967296", "go: depth 4294967296 is too large"),
+            (
+                "go depth 99999999999999999999",
+                "go: depth 99999999999999999999 is too large",
+            ),
+            (
+                "go p1time 5 movestogo 4294967296",
+                "go: movestogo 4294967296 is too large",
+            ),
+            ("go depth", "go: depth needs a whole number (usage"),
+            ("go depth -3", "go: depth needs a whole number, not '-3'"),
+            ("go nodes x", "go: nodes needs a whole number, not 'x'"),
+            ("position fen startpos", "position: missing argument"),
+            ("bench -1", "bench: unexpected '-1'"),
+        ];
+        for (line, start) in cases {
+            let message = error(line);
+            assert!(message.starts_with(start), "{line}: {message}");
+        }
+    }
+
+    #[test]
+    fn only_spaces_and_tabs_separate_tokens() {
+        assert_eq!(
+            parse_command("go\tdepth 2").unwrap(),
+            parse_command("go depth 2").unwrap()
+        );
+        // A vertical tab or a no-break space is part of the token, which the error names whole.
+        assert!(error("go\u{b}depth 2").starts_with("unknown command 'go\\u{b}depth'"));
+        assert!(error("isready\u{a0}isready").starts_with("unknown command 'isready"));
+        assert_eq!(
+            parse_command("play a5\u{b}b5").unwrap(),
+            Command::Play("a5\u{b}b5".to_string())
+        );
     }
 }
