@@ -1,7 +1,10 @@
 //! Runs the search bench and prints per-game figures: `cargo run --release --example bench [depth]`.
 
+mod common;
+
 fn main() {
-    let depth = std::env::args().nth(1).and_then(|d| d.parse().ok());
+    let args: Vec<String> = std::env::args().collect();
+    let depth = common::arg(&args, 1, "depth", "usage: bench [depth]");
     let report = pion::search::bench::bench(depth);
     println!(
         "avalam nodes {} time {} nps {}",

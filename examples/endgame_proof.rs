@@ -163,26 +163,25 @@ fn run<G: SearchGame>(games: usize, limit: Limit, selfplay_nodes: u64) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() < 3 {
-        eprintln!(
-            "usage: endgame_proof <avalam|awale> <games> [limit_ms|<nodes>n] [selfplay_nodes]"
-        );
-        std::process::exit(2);
-    }
-    let games = args[2].parse().expect("games is a number");
+    let usage = "usage: endgame_proof <avalam|awale> <games> [limit_ms|<nodes>n] [selfplay_nodes]";
+    let game = args.get(1).map(String::as_str);
+    let games = common::required(&args, 2, "games", usage);
     let limit = match args.get(3) {
         None => Limit::Ms(1000),
         Some(a) => match a.strip_suffix('n') {
-            Some(n) => Limit::Nodes(n.parse().expect("limit in nodes")),
-            None => Limit::Ms(a.parse().expect("limit in ms")),
+            Some(n) => Limit::Nodes(n.parse().unwrap_or_else(|_| {
+                common::usage_exit(
+                    usage,
+                    &format!("the limit must be ms or <nodes>n, not {a:?}"),
+                )
+            })),
+            None => Limit::Ms(common::required(&args, 3, "the limit", usage)),
         },
     };
-    let selfplay = args
-        .get(4)
-        .map_or(50_000, |a| a.parse().expect("self-play nodes per move"));
-    match args[1].as_str() {
-        "avalam" => run::<Avalam>(games, limit, selfplay),
-        "awale" => run::<Awale>(games, limit, selfplay),
-        other => panic!("unknown game {other}"),
+    let selfplay = common::arg(&args, 4, "selfplay_nodes", usage).unwrap_or(50_000);
+    match game {
+        Some("avalam") => run::<Avalam>(games, limit, selfplay),
+        Some("awale") => run::<Awale>(games, limit, selfplay),
+        other => common::usage_exit(usage, &format!("unknown game {:?}", other.unwrap_or(""))),
     }
 }

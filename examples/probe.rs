@@ -11,14 +11,18 @@ use pion::search::{Limits, Settings};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(1000);
+    let usage = "usage: probe <seed> <k>...";
+    let seed: u64 = common::required(&args, 1, "seed", usage);
+    if args.len() < 3 {
+        common::usage_exit(usage, "no k given (plies before the end)");
+    }
     let limits = Limits {
         movetime: Some(30),
         ..Limits::default()
     };
     let start = common::opening::<Avalam>(2, seed);
     let (_, game) = common::play_game(start, Settings::default(), Settings::default(), &limits);
-    for k in args[2..].iter().map(|k| k.parse::<usize>().unwrap()) {
+    for k in (2..args.len()).map(|i| common::required::<usize>(&args, i, "k", usage)) {
         let mut g = game.clone();
         for _ in 0..k {
             g.undo();

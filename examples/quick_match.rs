@@ -18,7 +18,14 @@ fn settings(name: &str) -> Settings {
                 .iter()
                 .find(|(_, n)| *n == other)
                 .map(|&(l, _)| l)
-                .unwrap_or_else(|| panic!("unknown player {other}"));
+                .unwrap_or_else(|| {
+                    common::usage_exit(
+                        "quick_match",
+                        &format!(
+                            "unknown player {other:?} (max, mcts, divine, basic, greedy or random)"
+                        ),
+                    )
+                });
         }
     }
     s
@@ -30,29 +37,29 @@ fn run<G: SearchGame>(a: &str, b: &str, pairs: usize, movetime: u64, plies: usiz
         ..Limits::default()
     };
     let wdl = common::match_pairs::<G>(settings(a), settings(b), &limits, pairs, plies);
-    let (elo, err) = common::elo(wdl);
     let n = wdl.0 + wdl.1 + wdl.2;
     println!(
-        "{} {a} vs {b}: +{} ={} -{} of {n}, score {:.1}%, elo {elo:+.0} +- {err:.0}",
+        "{} {a} vs {b}: +{} ={} -{} of {n}, score {:.1}%, {}",
         G::NAME,
         wdl.0,
         wdl.1,
         wdl.2,
-        100.0 * (wdl.0 as f64 + 0.5 * wdl.1 as f64) / n as f64
+        100.0 * (wdl.0 as f64 + 0.5 * wdl.1 as f64) / n as f64,
+        common::elo_text(wdl)
     );
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: quick_match <avalam|awale> <a> <b> <pairs> <movetime_ms>";
     if args.len() != 6 {
-        eprintln!("usage: quick_match <avalam|awale> <a> <b> <pairs> <movetime_ms>");
-        std::process::exit(2);
+        common::usage_exit(usage, "five arguments are needed");
     }
-    let pairs = args[4].parse().expect("pairs is a number");
-    let movetime = args[5].parse().expect("movetime is a number of ms");
+    let pairs = common::required(&args, 4, "pairs", usage);
+    let movetime = common::required(&args, 5, "movetime_ms", usage);
     match args[1].as_str() {
         "avalam" => run::<Avalam>(&args[2], &args[3], pairs, movetime, 2),
         "awale" => run::<Awale>(&args[2], &args[3], pairs, movetime, 4),
-        other => panic!("unknown game {other}"),
+        other => common::usage_exit(usage, &format!("unknown game {other:?}")),
     }
 }

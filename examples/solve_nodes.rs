@@ -70,21 +70,22 @@ fn solve(pos: Avalam, cap: u64) -> (Option<u64>, Option<u64>) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: solve_nodes <positions file> [cap_nodes] | solve_nodes --dump <games> <selfplay_nodes> <k>...";
     if args.get(1).map(String::as_str) == Some("--dump") {
-        let games = args[2].parse().expect("games");
-        let nodes = args[3].parse().expect("self-play nodes");
-        let ks: Vec<usize> = args[4..].iter().map(|k| k.parse().expect("k")).collect();
+        let games = common::required(&args, 2, "games", usage);
+        let nodes = common::required(&args, 3, "selfplay_nodes", usage);
+        let ks: Vec<usize> = (4..args.len())
+            .map(|i| common::required(&args, i, "k", usage))
+            .collect();
         dump(games, nodes, &ks);
         return;
     }
     let Some(file) = args.get(1) else {
-        eprintln!("usage: solve_nodes <positions file> [cap_nodes]");
-        std::process::exit(2);
+        common::usage_exit(usage, "the positions file is missing");
     };
-    let cap = args
-        .get(2)
-        .map_or(20_000_000, |a| a.parse().expect("cap in nodes"));
-    let text = std::fs::read_to_string(file).expect("readable positions file");
+    let cap = common::arg(&args, 2, "cap_nodes", usage).unwrap_or(20_000_000);
+    let text = std::fs::read_to_string(file)
+        .unwrap_or_else(|e| common::usage_exit(usage, &format!("cannot read {file}: {e}")));
     let (mut result_total, mut exact_total, mut results, mut exacts, mut count) = (0, 0, 0, 0, 0);
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -92,7 +93,8 @@ fn main() {
         let (Some(board), Some(side)) = (words.next(), words.next()) else {
             continue;
         };
-        let pos = Avalam::parse_position(board, side, Variant::Standard).expect("a position");
+        let pos = Avalam::parse_position(board, side, Variant::Standard)
+            .unwrap_or_else(|e| common::usage_exit(usage, &format!("{file}: {e}")));
         let (result, exact) = solve(pos, cap);
         let show = |n: Option<u64>| n.map_or("-".to_string(), |n| n.to_string());
         println!("{line}: result {} exact {}", show(result), show(exact));

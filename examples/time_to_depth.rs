@@ -1,6 +1,8 @@
 //! Time to each depth from the start position of both games:
 //! `cargo run --release --example time_to_depth -- [avalam_depth] [awale_depth]`.
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 
 use pion::avalam::Avalam;
@@ -30,9 +32,8 @@ fn run<G: SearchGame>(depth: u32) {
 }
 
 fn main() {
-    let mut args = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("a depth"));
-    run::<Avalam>(args.next().unwrap_or(5));
-    run::<Awale>(args.next().unwrap_or(16));
+    let args: Vec<String> = std::env::args().collect();
+    let usage = "usage: time_to_depth [avalam_depth] [awale_depth]";
+    run::<Avalam>(common::arg(&args, 1, "avalam_depth", usage).unwrap_or(5));
+    run::<Awale>(common::arg(&args, 2, "awale_depth", usage).unwrap_or(16));
 }

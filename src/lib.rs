@@ -8,6 +8,7 @@
 
 pub mod avalam;
 pub mod awale;
+pub mod cli;
 pub mod engine;
 pub mod game;
 pub mod protocol;

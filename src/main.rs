@@ -69,7 +69,7 @@ fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, 
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| pion::cli::exit_with("pion", e));
     match cli.command {
         None => {
             let mut session = Session::new(Output::stdout());

@@ -73,19 +73,33 @@ pub fn match_pairs<G: SearchGame>(
     wdl
 }
 
-/// Elo difference and a 95% error bar from a (wins, draws, losses) count.
-pub fn elo(wdl: (u32, u32, u32)) -> (f64, f64) {
-    let n = (wdl.0 + wdl.1 + wdl.2) as f64;
-    let score = (wdl.0 as f64 + 0.5 * wdl.1 as f64) / n;
-    let to_elo = |s: f64| {
-        let s = s.clamp(1e-3, 1.0 - 1e-3);
-        -400.0 * (1.0 / s - 1.0).log10()
-    };
-    let var = (wdl.0 as f64 * (1.0 - score).powi(2)
-        + wdl.1 as f64 * (0.5 - score).powi(2)
-        + wdl.2 as f64 * score.powi(2))
-        / n;
-    let margin = 1.96 * (var / n).sqrt();
-    let e = to_elo(score);
-    (e, (to_elo(score + margin) - to_elo(score - margin)) / 2.0)
+/// The Elo difference with its 95% error bar from a (wins, draws, losses) count, as the referee
+/// computes it (trinomial model), or a note when one side won every game and there is none.
+pub fn elo_text(wdl: (u32, u32, u32)) -> String {
+    let estimate = pion::referee::stats::Wdl::new(wdl.0.into(), wdl.1.into(), wdl.2.into()).elo();
+    if estimate.clamped {
+        "no finite elo (every game went one way)".to_string()
+    } else {
+        format!("elo {:+.0} +- {:.0}", estimate.elo, estimate.error)
+    }
+}
+
+/// Exits with status 2 after printing `usage` and what is wrong: the examples' one-line answer
+/// to bad arguments.
+pub fn usage_exit(usage: &str, problem: &str) -> ! {
+    eprintln!("{usage}: {problem}");
+    std::process::exit(2);
+}
+
+/// Argument `i` parsed as a `T` (`what` names it in the error); `None` when absent.
+pub fn arg<T: std::str::FromStr>(args: &[String], i: usize, what: &str, usage: &str) -> Option<T> {
+    args.get(i).map(|a| {
+        a.parse()
+            .unwrap_or_else(|_| usage_exit(usage, &format!("{what} must be a number, not {a:?}")))
+    })
+}
+
+/// Argument `i` parsed as a `T`; it must be given.
+pub fn required<T: std::str::FromStr>(args: &[String], i: usize, what: &str, usage: &str) -> T {
+    arg(args, i, what, usage).unwrap_or_else(|| usage_exit(usage, &format!("{what} is missing")))
 }

@@ -202,9 +202,10 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// Exits with clap's usage error (exit code 2) for a flag whose value is wrong.
 fn usage_error(message: impl std::fmt::Display) -> ! {
-    Cli::command()
-        .error(ErrorKind::ValueValidation, message)
-        .exit()
+    pion::cli::exit_with(
+        "referee",
+        Cli::command().error(ErrorKind::ValueValidation, message),
+    )
 }
 
 fn print_summary(summary: &Summary, json: bool) {
@@ -232,8 +233,11 @@ fn check_variant<G: Game>(variant: &Option<String>) -> G::Variant {
 }
 
 fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let matches = Cli::command()
+        .try_get_matches()
+        .unwrap_or_else(|e| pion::cli::exit_with("referee", e));
+    let cli =
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| pion::cli::exit_with("referee", e));
     // Each --engine is one occurrence with its own words.
     let engine_words: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")
