@@ -728,7 +728,8 @@ pub fn search<G: Evaluate>(
         };
         report(&last);
         let last_iteration_ms = elapsed - started;
-        if exact && !limits.infinite {
+        // Proven: deeper iterations would only say it again (`infinite` then waits for `stop`).
+        if exact {
             break;
         }
         if single && !limits.infinite {
