@@ -75,6 +75,9 @@ pub struct Summary {
     /// Half-width of its 95% interval (null when not finite, or when the games do not vary
     /// enough to estimate it: a single pair, or every pair with the same result).
     pub elo_error: Option<f64>,
+    /// The 95% interval itself, `[lower, upper]`, when there is one: it is not symmetric about
+    /// `elo` (the score-to-Elo curve bends), which `elo_error` alone hides.
+    pub elo_interval: Option<[f64; 2]>,
     /// Whether the estimate or its interval hit the model's limit (a score of 0% or 100%, or
     /// close to it): Elo is then only a bound.
     pub elo_clamped: bool,
@@ -219,6 +222,9 @@ pub fn summarize(
             .then_some(estimate.error)
             .and_then(finite)
             .filter(|&error| error > 0.0),
+        elo_interval: (games > 0 && bound.is_none() && estimate.error > 0.0)
+            .then_some([estimate.lower, estimate.upper])
+            .filter(|ends| ends.iter().all(|e| e.is_finite())),
         elo_clamped: games > 0 && estimate.clamped,
         elo_bound: bound,
         los: (games > 0).then_some(estimate.los).and_then(finite),
@@ -232,11 +238,9 @@ pub fn summarize(
     }
 }
 
-fn show(x: Option<f64>, scale: f64, digits: usize) -> String {
-    x.map_or_else(
-        || "n/a".to_string(),
-        |v| format!("{:.*}", digits, v * scale),
-    )
+/// A share as a percentage with one decimal, or `n/a` (with no games).
+fn percent(x: Option<f64>) -> String {
+    x.map_or_else(|| "n/a".to_string(), |v| format!("{:.1}%", v * 100.0))
 }
 
 impl Summary {
@@ -258,11 +262,11 @@ impl Summary {
                 (played > 0).then(|| (w.wins as f64 + w.draws as f64 / 2.0) / played as f64);
             let _ = writeln!(
                 out,
-                "{name:<width$}  {:>6}  {:>6}  {:>6}  {:>6}%",
+                "{name:<width$}  {:>6}  {:>6}  {:>6}  {:>7}",
                 w.wins,
                 w.draws,
                 w.losses,
-                show(score, 100.0, 1)
+                percent(score)
             );
         }
         let elo = match (self.elo, self.elo_error) {
@@ -280,7 +284,12 @@ impl Summary {
             (Some(e), Some(err)) if self.elo_clamped => format!(
                 "{e:+.1} +/- {err:.1} (95%; the interval reaches the model's limit: play a closer opponent)"
             ),
-            (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1} (95%)"),
+            (Some(e), Some(err)) => match self.elo_interval {
+                Some([lower, upper]) => {
+                    format!("{e:+.1} +/- {err:.1} (95%: {lower:+.1} to {upper:+.1})")
+                }
+                None => format!("{e:+.1} +/- {err:.1} (95%)"),
+            },
             (Some(e), None) => {
                 format!("{e:+.1} (no error bar yet: too few pairs, or all with the same result)")
             }
@@ -289,9 +298,9 @@ impl Summary {
         let _ = writeln!(out, "Elo {a} - {b}: {elo}");
         let _ = writeln!(
             out,
-            "LOS: {}%   Draw ratio: {}%",
-            show(self.los, 100.0, 1),
-            show(self.draw_ratio, 100.0, 1)
+            "LOS: {}   Draw ratio: {}",
+            percent(self.los),
+            percent(self.draw_ratio)
         );
         let _ = write!(
             out,
@@ -406,6 +415,39 @@ mod tests {
         ];
         let s = summarize(&names, &two_pairs, None);
         assert!(s.elo_error.is_some_and(|e| e > 0.0), "{:?}", s.elo_error);
+    }
+
+    #[test]
+    fn the_interval_is_given_with_its_ends() {
+        let n = Reason::Normal;
+        let names = ["a".to_string(), "b".to_string()];
+        // Three pairs lost by a (LL) and three split (WL): a lopsided score, where the interval
+        // in Elo is far from symmetric.
+        let mut records = Vec::new();
+        for pair in 0..3 {
+            records.push(record(2 * pair, "0-1", n, None));
+            records.push(record(2 * pair + 1, "1-0", n, None));
+        }
+        for pair in 3..6 {
+            records.push(record(2 * pair, "1-0", n, None));
+            records.push(record(2 * pair + 1, "1-0", n, None));
+        }
+        let s = summarize(&names, &records, None);
+        let expected = crate::referee::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
+        let [lower, upper] = s.elo_interval.unwrap();
+        assert_eq!((lower, upper), (expected.lower, expected.upper));
+        let elo = s.elo.unwrap();
+        assert!(lower < elo && elo < upper, "{lower} {elo} {upper}");
+        assert!(
+            (elo - lower - (upper - elo)).abs() > 10.0,
+            "{lower} {elo} {upper}"
+        );
+        assert!(
+            s.table()
+                .contains(&format!("(95%: {lower:+.1} to {upper:+.1})")),
+            "{}",
+            s.table()
+        );
     }
 
     #[test]

@@ -495,7 +495,7 @@ pub fn merge(
     if (records.len() as u64) < expected {
         // A report of part of a match is still a report, but say so: a shard may be missing.
         eprintln!(
-            "referee merge: {} of the match's {expected} games are in these files (a shard missing or unfinished?)",
+            "referee merge: {} of the match's {expected} games are in these files (a shard missing or unfinished, or a match stopped early by the SPRT or Ctrl-C?)",
             records.len()
         );
     }
