@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Perft throughput of both games from the start position: a release build, one core.
 #   scripts/bench-perft.sh           Avalam depths 4 and 5, Awale depth 10
-#   scripts/bench-perft.sh --quick   without Avalam depth 5 (about 5 s on a 2-core machine of 2026)
+#   scripts/bench-perft.sh --quick   without Avalam depth 5, which alone takes about 5 s (2026, 2 cores)
 # Each line is the engine's own report: depth, leaf count, time in ms and leaves per second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
