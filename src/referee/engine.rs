@@ -142,7 +142,7 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>)
                     .to_string();
                 if let Some(log) = log.as_mut() {
                     let note = if cut { " [line cut at 64 KiB]" } else { "" };
-                    let _ = log.write_all(format!("< {line}{note}\n").as_bytes());
+                    let _ = log.write_all(format!("{} < {line}{note}\n", stamp(at)).as_bytes());
                 }
                 if tx.send(Event::Line(line, at)).is_err() {
                     return;
@@ -163,7 +163,7 @@ fn copy_stderr(stderr: std::process::ChildStderr, mut log: File) {
             Some(_) => {
                 let line = String::from_utf8_lossy(&buf);
                 let line = line.trim_end_matches(['\n', '\r']);
-                let _ = log.write_all(format!("! {line}\n").as_bytes());
+                let _ = log.write_all(format!("{} ! {line}\n", stamp(Instant::now())).as_bytes());
             }
         }
     }
@@ -226,7 +226,14 @@ impl Engine {
             .map_err(|e| EngineError::Spawn(format!("cannot start a reader thread: {e}")))?;
         let mut log = Some(log);
         if let Some(log) = log.as_mut() {
-            let _ = log.write_all(format!("# started pid {}: {shown}\n", child.id()).as_bytes());
+            let _ = log.write_all(
+                format!(
+                    "{} # started pid {}: {shown}\n",
+                    stamp(Instant::now()),
+                    child.id()
+                )
+                .as_bytes(),
+            );
         }
         Ok(Engine {
             name: spec.name.clone(),
@@ -252,7 +259,7 @@ impl Engine {
     /// Sends one command line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         if let Some(log) = self.log.as_mut() {
-            let _ = log.write_all(format!("> {line}\n").as_bytes());
+            let _ = log.write_all(format!("{} > {line}\n", stamp(Instant::now())).as_bytes());
         }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(EngineError::Crash("its input is closed".into()));
@@ -490,7 +497,14 @@ impl Engine {
         let _ = self.child.wait();
         self.reaped = true;
         if let Some(log) = self.log.as_mut() {
-            let _ = log.write_all(format!("# stopped pid {}\n", self.child.id()).as_bytes());
+            let _ = log.write_all(
+                format!(
+                    "{} # stopped pid {}\n",
+                    stamp(Instant::now()),
+                    self.child.id()
+                )
+                .as_bytes(),
+            );
         }
     }
 }
@@ -499,6 +513,14 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// The stamp of a log line: seconds from the first stamp the referee took (about when its first
+/// engine started) to `at`, to the millisecond, so that a time forfeit can be traced in the log.
+fn stamp(at: Instant) -> String {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    let start = *START.get_or_init(Instant::now);
+    format!("{:.3}", at.saturating_duration_since(start).as_secs_f64())
 }
 
 fn is_bestmove(line: &str) -> bool {
