@@ -822,6 +822,12 @@ fn bad_flags_are_usage_errors() {
         vec!["--tc", "tc=1e20+0"],
         vec!["--tc", "tc=10+1e9"],
         vec!["--hang-timeout", "0"],
+        // Values whose arithmetic would wrap, and so forfeit correct engines on time.
+        vec!["--tc", "movetime=18446744073709551615"],
+        vec!["--timemargin", "9223372036854775807"],
+        vec!["--quit-timeout", "18446744073709551615"],
+        // Deeper than the protocol allows: every pion game would be a protocol error.
+        vec!["--tc", "depth=65"],
     ];
     for extra in cases {
         let mut args = base.to_vec();

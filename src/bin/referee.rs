@@ -70,7 +70,7 @@ struct Cli {
 
     /// Milliseconds an engine may exceed its movetime or clock before it loses on time.
     /// Example: --timemargin 50
-    #[arg(long, value_name = "MS", default_value_t = 100)]
+    #[arg(long, value_name = "MS", default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
     timemargin: u64,
 
     /// Milliseconds a `go` with no time limit (depth=, nodes=) may last before the engine is
@@ -90,10 +90,10 @@ struct Cli {
 
     /// Milliseconds an engine gets to exit after `quit` before its process group is killed.
     /// Example: --quit-timeout 500
-    #[arg(long, value_name = "MS", default_value_t = 1_000)]
+    #[arg(long, value_name = "MS", default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(0..=86_400_000))]
     quit_timeout: u64,
 
-    /// Openings: none, random-plies=N (N random legal plies from the seed), or file=PATH (one
+    /// Openings: none, random-plies=N (N random legal plies from the seed, none of them ending the game; fewer for a pair where no random game lasts N plies), or file=PATH (one
     /// per line: `startpos [moves ...]` or `<board> <side> [moves ...]`; # starts a comment).
     /// Example: --openings random-plies=4
     #[arg(long, default_value = "none", value_parser = parse_openings)]

@@ -33,6 +33,9 @@ pub enum TimeControl {
 /// and small enough that clock arithmetic in milliseconds never overflows.
 const MAX_CLOCK_SECONDS: f64 = 1_000_000.0;
 
+/// The deepest `go depth` the protocol allows (protocol.md).
+const MAX_DEPTH: u32 = 64;
+
 impl TimeControl {
     /// Parses `movetime=MS`, `depth=N`, `nodes=N`, `tc=SECONDS+INC` or a bare `[MOVES/]SECONDS[+INC]`.
     pub fn parse(text: &str) -> Result<TimeControl> {
@@ -51,10 +54,19 @@ impl TimeControl {
             }
         };
         match key {
-            "movetime" => Ok(TimeControl::MoveTime(number(value)?)),
-            "depth" => Ok(TimeControl::Depth(
-                u32::try_from(number(value)?).map_err(|_| anyhow!("depth {value} is too large"))?,
-            )),
+            "movetime" => match number(value)? {
+                ms if ms as f64 > MAX_CLOCK_SECONDS * 1000.0 => bail!(
+                    "bad time control '{text}': movetime {ms} is more than the {} ms allowed",
+                    MAX_CLOCK_SECONDS * 1000.0
+                ),
+                ms => Ok(TimeControl::MoveTime(ms)),
+            },
+            "depth" => match number(value)? {
+                depth if depth > MAX_DEPTH.into() => bail!(
+                    "bad time control '{text}': depth {depth} is more than the protocol's {MAX_DEPTH}"
+                ),
+                depth => Ok(TimeControl::Depth(depth as u32)),
+            },
             "nodes" => Ok(TimeControl::Nodes(number(value)?)),
             "tc" => {
                 let (moves, rest) = match value.split_once('/') {

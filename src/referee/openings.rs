@@ -7,6 +7,7 @@
 
 use std::path::Path;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -121,7 +122,9 @@ impl Opening {
     }
 }
 
-/// Random plies from the start position, retrying when the game ends inside the opening.
+/// Random plies from the start position that do not end the game: each ply is drawn from all
+/// legal moves, or, when some of them would end the game, from the others. Retried when every
+/// move would end it before `plies`; after 100 tries the longest opening found is used.
 fn random_opening<G: Game>(plies: u32, seed: u64, variant: G::Variant) -> Opening {
     let mut rng = SplitMix64::new(seed);
     let mut best = Opening::startpos();
@@ -132,21 +135,32 @@ fn random_opening<G: Game>(plies: u32, seed: u64, variant: G::Variant) -> Openin
             let mut legal = G::Moves::default();
             history.legal_moves(&mut legal);
             let legal = legal.as_ref();
-            if legal.is_empty() {
-                break;
-            }
-            let mv = legal[rng.below(legal.len())];
+            let ends = |mv: &G::Move| {
+                let mut next = history.clone();
+                next.play(*mv);
+                next.outcome().is_some()
+            };
+            // Only when needed, so that the draws (and the openings) stay those of earlier
+            // versions while no move ends the game.
+            let mv = if legal.iter().any(ends) {
+                let lasting: Vec<G::Move> = legal.iter().copied().filter(|mv| !ends(mv)).collect();
+                if lasting.is_empty() {
+                    break;
+                }
+                lasting[rng.below(lasting.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
             moves.push(G::format_move(mv));
             history.play(mv);
         }
-        let over = history.outcome().is_some();
-        if !over && moves.len() as u32 == plies {
+        if moves.len() as u32 == plies {
             return Opening {
                 start: STARTPOS.to_string(),
                 moves,
             };
         }
-        if !over && moves.len() > best.moves.len() {
+        if moves.len() > best.moves.len() {
             best = Opening {
                 start: STARTPOS.to_string(),
                 moves,
@@ -164,6 +178,8 @@ pub struct Openings {
     seed: u64,
     /// The permutation of the book for one cycle through it, kept for the next pair.
     order: Mutex<Option<(u64, Vec<usize>)>>,
+    /// Whether the user was told that some random openings came out short.
+    noted_short: AtomicBool,
 }
 
 /// Stream numbers for [`derive_seed`], so that different uses of the seed never coincide.
@@ -201,6 +217,7 @@ impl Openings {
             shuffle,
             seed,
             order: Mutex::new(None),
+            noted_short: AtomicBool::new(false),
         })
     }
 
@@ -209,7 +226,17 @@ impl Openings {
         match &self.source {
             OpeningSource::None => Opening::startpos(),
             OpeningSource::RandomPlies(n) => {
-                random_opening::<G>(*n, derive_seed(self.seed, STREAM_OPENING, pair), variant)
+                let opening =
+                    random_opening::<G>(*n, derive_seed(self.seed, STREAM_OPENING, pair), variant);
+                if opening.moves.len() < *n as usize
+                    && !self.noted_short.swap(true, Ordering::Relaxed)
+                {
+                    eprintln!(
+                        "referee: note: some random openings are shorter than {n} plies (pair {pair}: {}), since no random game from them lasted longer; each record has its opening",
+                        opening.moves.len()
+                    );
+                }
+                opening
             }
             OpeningSource::File(_) => {
                 let len = self.book.len() as u64;
@@ -290,6 +317,34 @@ mod tests {
                 .unwrap()
                 .history::<Awale>(variant)
                 .is_err()
+        );
+    }
+
+    #[test]
+    fn long_random_openings_avoid_ending_the_game() {
+        // 34 plies: most purely random Avalam games end before that, and such pairs used to
+        // start from the start position.
+        let openings = Openings::load::<Avalam>(
+            &OpeningSource::RandomPlies(34),
+            false,
+            1,
+            Default::default(),
+        )
+        .unwrap();
+        for pair in 0..30 {
+            let opening = openings.for_pair::<Avalam>(pair, Default::default());
+            assert!(opening.moves.len() >= 30, "pair {pair}: {opening:?}");
+            let history = opening.history::<Avalam>(Default::default()).unwrap();
+            assert!(history.outcome().is_none(), "pair {pair}: {opening:?}");
+        }
+        // Short openings are drawn as before (no move could end the game): the same first pair
+        // as the README's record example, seed 1.
+        let two =
+            Openings::load::<Avalam>(&OpeningSource::RandomPlies(2), false, 1, Default::default())
+                .unwrap();
+        assert_eq!(
+            two.for_pair::<Avalam>(0, Default::default()).moves,
+            ["g5g4", "f2g3"]
         );
     }
 
