@@ -22,15 +22,20 @@ pub fn exit_with(program: &str, error: clap::Error) -> ! {
     std::process::exit(2);
 }
 
-/// The lines of a rendered clap error before its usage block, tips left out, as one line.
+/// The lines of a rendered clap error before its usage block as one line, its tips (such as a
+/// flag of a similar name) after a semicolon.
 fn one_line(program: &str, rendered: &str) -> String {
-    let message: Vec<&str> = rendered
+    let lines = rendered
         .lines()
         .map(str::trim)
         .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more"))
-        .filter(|line| !line.is_empty() && !line.starts_with("tip:"))
-        .collect();
-    let message = message.join(" ");
+        .filter(|line| !line.is_empty());
+    let (tips, words): (Vec<&str>, Vec<&str>) = lines.partition(|line| line.starts_with("tip:"));
+    let mut message = words.join(" ");
+    for tip in tips {
+        message.push_str("; ");
+        message.push_str(tip.trim_start_matches("tip:").trim());
+    }
     let message = message.strip_prefix("error: ").unwrap_or(&message);
     format!("{program}: error: {message} (see {program} --help)")
 }
@@ -49,7 +54,7 @@ mod tests {
         let rendered = "error: unexpected argument '-1' found\n\n  tip: to pass '-1' as a value, use '-- -1'\n\nUsage: pion bench [DEPTH]\n\nFor more information, try '--help'.\n";
         assert_eq!(
             one_line("pion", rendered),
-            "pion: error: unexpected argument '-1' found (see pion --help)"
+            "pion: error: unexpected argument '-1' found; to pass '-1' as a value, use '-- -1' (see pion --help)"
         );
     }
 }

@@ -377,9 +377,10 @@ fn basic_and_divine_search_to_the_go_depth_and_say_when_cut_short() {
     }
 }
 
-/// MCTS under a depth limit: the best line grows to that length, and a line that reaches the
-/// end of the game sooner ends the search too.
-fn mcts_depth_limit_ends_the_search<G: SearchGame>(game: &History<G>, depth: u32, expected: u32) {
+/// MCTS under a depth limit: the searched line (each move tried at least as often as its
+/// parent has moves) grows to that length, and a line that reaches the end of the game sooner
+/// ends the search too. Returns the last report.
+fn mcts_to_depth<G: SearchGame>(game: &History<G>, depth: u32, expected: u32) -> Info {
     let mcts = Settings {
         algorithm: Algorithm::Mcts,
         ..Settings::default()
@@ -388,20 +389,23 @@ fn mcts_depth_limit_ends_the_search<G: SearchGame>(game: &History<G>, depth: u32
     let info = info.unwrap();
     assert!(game.position().is_legal(mv.unwrap()));
     assert_eq!(info.depth, expected, "{info:?}");
-    assert_eq!(info.pv.len() as u32, expected, "{info:?}");
+    assert!(info.pv.len() as u32 >= expected, "{info:?}");
+    info
 }
 
 #[test]
 fn mcts_honours_the_depth_limit() {
     let avalam = History::new(Avalam::start(avalam::Variant::Standard));
-    mcts_depth_limit_ends_the_search(&avalam, 2, 2);
+    // Depth 1: every root move tried, and the chosen one at least as often as there are moves.
+    let info = mcts_to_depth(&avalam, 1, 1);
+    assert!(info.nodes >= 292, "{info:?}");
     let awale = History::new(Awale::start(awale::Variant::Standard));
-    mcts_depth_limit_ends_the_search(&awale, 6, 6);
+    mcts_to_depth(&awale, 6, 6);
     // Two towers left: one move ends the game, so no line is longer than one ply.
     let mut pos = Avalam::empty(avalam::Variant::Standard);
     pos.set_tower(avalam::cell(0, 0), 1, Player::One);
     pos.set_tower(avalam::cell(1, 0), 1, Player::Two);
-    mcts_depth_limit_ends_the_search(&History::new(pos), 9, 1);
+    mcts_to_depth(&History::new(pos), 9, 1);
     // A full tree cannot deepen the line: the search ends there rather than run forever.
     let small = Settings {
         algorithm: Algorithm::Mcts,
@@ -412,6 +416,23 @@ fn mcts_honours_the_depth_limit() {
     let info = info.unwrap();
     assert!(avalam.position().is_legal(mv.unwrap()));
     assert!(info.depth < 40 && info.hashfull > Some(900), "{info:?}");
+}
+
+#[test]
+fn mcts_stopped_before_a_playout_reports_its_move() {
+    let mcts = Settings {
+        algorithm: Algorithm::Mcts,
+        ..Settings::default()
+    };
+    let avalam = History::new(Avalam::start(avalam::Variant::Standard));
+    let none = Limits {
+        nodes: Some(0),
+        ..Limits::default()
+    };
+    let (mv, info) = run(mcts, &avalam, &none);
+    let info = info.unwrap();
+    assert_eq!(info.score, None, "no estimate without a playout: {info:?}");
+    assert_eq!(info.pv, [Avalam::format_move(mv.unwrap())]);
 }
 
 #[test]

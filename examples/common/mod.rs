@@ -77,8 +77,14 @@ pub fn match_pairs<G: SearchGame>(
 /// computes it (trinomial model), or a note when one side won every game and there is none.
 pub fn elo_text(wdl: (u32, u32, u32)) -> String {
     let estimate = pion::referee::stats::Wdl::new(wdl.0.into(), wdl.1.into(), wdl.2.into()).elo();
-    if estimate.clamped {
+    let games = wdl.0 + wdl.1 + wdl.2;
+    if wdl.0 == games || wdl.2 == games {
         "no finite elo (every game went one way)".to_string()
+    } else if estimate.clamped {
+        format!(
+            "elo {:+.0} +- {:.0} (the interval reaches the model's limit)",
+            estimate.elo, estimate.error
+        )
     } else {
         format!("elo {:+.0} +- {:.0}", estimate.elo, estimate.error)
     }

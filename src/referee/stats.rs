@@ -442,6 +442,12 @@ impl Sprt {
         if !(elo0.is_finite() && elo1.is_finite()) {
             return fail("elo0 and elo1 must be finite numbers");
         }
+        if elo0.abs() > MAX_SPRT_ELO || elo1.abs() > MAX_SPRT_ELO {
+            // Far beyond any real test, and the maximum-likelihood fit takes steps in |elo|.
+            return fail(&format!(
+                "elo0 and elo1 must lie within +/-{MAX_SPRT_ELO} (got {elo0} and {elo1})"
+            ));
+        }
         if elo0 >= elo1 {
             return fail(&format!("elo0 ({elo0}) must be less than elo1 ({elo1})"));
         }
@@ -636,6 +642,9 @@ fn mle_normalized(phat: &[f64], scores: &[f64], mu_ref: f64, t: f64) -> Vec<f64>
     }
     p
 }
+
+/// The largest |elo0| or |elo1| an SPRT takes.
+pub const MAX_SPRT_ELO: f64 = 1000.0;
 
 /// The largest change of `t` between two solutions in [`mle_normalized`].
 const T_STEP: f64 = 0.25;
@@ -907,6 +916,13 @@ mod tests {
         assert!(Sprt::new(f64::NAN, 2.0, 0.05, 0.05).is_err());
         let message = Sprt::new(3.0, 1.0, 0.05, 0.05).unwrap_err().to_string();
         assert!(message.contains("elo0"), "{message}");
+    }
+
+    #[test]
+    fn sprt_bounds_far_beyond_any_test_are_refused() {
+        assert!(Sprt::new(-10.0, 1e9, 0.05, 0.05).is_err());
+        assert!(Sprt::new(-2000.0, 0.0, 0.05, 0.05).is_err());
+        assert!(Sprt::new(-1000.0, 1000.0, 0.05, 0.05).is_ok());
     }
 
     #[test]

@@ -48,9 +48,15 @@ impl<G: Game> Tree<G> {
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
         let list = moves.as_ref();
-        if self.nodes.len() + list.len() > self.capacity {
+        let needed = self.nodes.len() + list.len();
+        if needed > self.capacity {
             self.full = true;
             return;
+        }
+        if needed > self.nodes.capacity() {
+            // Grow by doubling, but never past the capacity that `Hash` allows.
+            let target = (2 * self.nodes.capacity()).clamp(needed, self.capacity);
+            self.nodes.reserve_exact(target - self.nodes.len());
         }
         let first = self.nodes.len() as u32;
         for &mv in list {
@@ -109,10 +115,26 @@ impl<G: Game> Tree<G> {
         line
     }
 
-    /// Whether the search has gone `depth` plies deep: the best line is that long, or it cannot
-    /// grow (it ends the game, or the tree is full).
+    /// The searched part of the best line: the most visited child at each step, as long as it
+    /// has been visited at least as often as its parent has moves (so every move there was tried
+    /// and this one preferred). Its length is the search's depth.
+    fn searched_line(&self) -> Vec<G::Move> {
+        let mut line = Vec::new();
+        let mut index = 0;
+        while let Some(c) = self.best_child(index) {
+            if self.nodes[c].visits < self.nodes[index].children.max(1) {
+                break;
+            }
+            line.push(self.nodes[c].mv);
+            index = c;
+        }
+        line
+    }
+
+    /// Whether the search has gone `depth` plies deep: its searched line is that long, or it
+    /// cannot grow (it ends the game, or the tree is full).
     fn reached_depth(&self, depth: usize, root: &G, history: &[(u64, u32)]) -> bool {
-        let line = self.pv();
+        let line = self.searched_line();
         if self.full || line.len() >= depth {
             return true;
         }
@@ -194,16 +216,22 @@ pub fn search<G: Game>(
     let node_limit = if limits.infinite { None } else { limits.nodes };
     let depth_limit = if limits.infinite { None } else { limits.depth };
     let make_info = |tree: &Tree<G>, playouts: u64, seldepth: usize| {
-        let best = tree.best_child(0);
-        let q = best.map_or(0.5, |c| {
+        // Before the first playout there is no estimate, and the move played is the fallback.
+        let best = tree.best_child(0).filter(|&c| tree.nodes[c].visits > 0);
+        let score = best.map(|c| {
             let n = &tree.nodes[c];
-            n.reward / n.visits.max(1) as f32
+            let q = n.reward / n.visits as f32;
+            Score::Centi(((2.0 * q - 1.0) * 100.0).round() as i32)
         });
-        let pv = tree.pv();
+        let pv = if best.is_some() {
+            tree.pv()
+        } else {
+            vec![fallback]
+        };
         Info {
-            depth: pv.len() as u32,
+            depth: tree.searched_line().len() as u32,
             seldepth: seldepth as u32,
-            score: Some(Score::Centi(((2.0 * q - 1.0) * 100.0).round() as i32)),
+            score,
             score_bound: false,
             nodes: playouts,
             time_ms: clock.elapsed_ms(),

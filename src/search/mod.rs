@@ -127,7 +127,7 @@ pub enum Score {
 /// One progress report of a running search, printed by the engine as an `info` line.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Info {
-    /// Completed depth (alpha-beta) or the length of the best line in the tree (MCTS).
+    /// Completed depth (alpha-beta) or the length of the searched line of the tree (MCTS).
     pub depth: u32,
     /// Deepest ply reached.
     pub seldepth: u32,
