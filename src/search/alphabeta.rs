@@ -514,7 +514,6 @@ impl<'a, G: Evaluate> Search<'a, G> {
         root: &G,
         cap: u64,
         depth: u32,
-        clock: &Clock<'_>,
         report: &mut dyn FnMut(&Info),
     ) -> Option<(Option<G::Move>, Info)> {
         let (v, mut best) = self.prove(root, -1, 1, Some(cap))?;
@@ -532,23 +531,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             } else {
                 value::to_score(upper, false)
             };
-            let mut pv = self.pv_moves();
-            if let Some(mv) = best
-                && pv.first() != Some(&mv)
-            {
-                pv = vec![mv];
-            }
-            let info = Info {
-                depth,
-                seldepth: self.seldepth as u32,
-                score: Some(score),
-                score_bound: lower != upper,
-                nodes: self.nodes,
-                time_ms: clock.elapsed_ms(),
-                hashfull: Some(self.tt.hashfull()),
-                playouts: None,
-                pv: pv.iter().map(|&m| G::format_move(m)).collect(),
-            };
+            let info = self.root_info(depth, Some(score), lower != upper, best);
             report(&info);
             if lower == upper {
                 return Some((best, info));
@@ -639,6 +622,34 @@ impl<'a, G: Evaluate> Search<'a, G> {
         chosen.0
     }
 
+    /// The report of the root after a search to `depth`: the principal variation, or only
+    /// `best` when given and the line does not start with it, and the counters.
+    fn root_info(
+        &self,
+        depth: u32,
+        score: Option<Score>,
+        score_bound: bool,
+        best: Option<G::Move>,
+    ) -> Info {
+        let mut pv = self.pv_moves();
+        if let Some(mv) = best
+            && pv.first() != Some(&mv)
+        {
+            pv = vec![mv];
+        }
+        Info {
+            depth,
+            seldepth: self.seldepth as u32,
+            score,
+            score_bound,
+            nodes: self.nodes,
+            time_ms: self.clock.elapsed_ms(),
+            hashfull: Some(self.tt.hashfull()),
+            playouts: None,
+            pv: pv.iter().map(|&m| G::format_move(m)).collect(),
+        }
+    }
+
     fn pv_moves(&self) -> Vec<G::Move> {
         self.pv[0][..self.pv_len[0]]
             .iter()
@@ -689,44 +700,21 @@ pub fn search<G: Evaluate>(
                 && mv != best
             {
                 best = mv;
-                let mut pv = search.pv_moves();
-                if pv.first() != Some(&mv) {
-                    pv = vec![mv];
-                }
-                last = Info {
-                    depth,
-                    seldepth: search.seldepth as u32,
-                    // A loss is no bound from below that the protocol can say.
-                    score: (v > -value::WIN_MIN).then(|| value::to_score(v, false)),
-                    score_bound: true,
-                    nodes: search.nodes,
-                    time_ms: clock.elapsed_ms(),
-                    hashfull: Some(search.tt.hashfull()),
-                    playouts: None,
-                    pv: pv.iter().map(|&m| G::format_move(m)).collect(),
-                };
+                // A loss is no bound from below that the protocol can say.
+                let score = (v > -value::WIN_MIN).then(|| value::to_score(v, false));
+                last = search.root_info(depth, score, true, Some(mv));
                 report(&last);
             }
             break;
         }
         let exact = search.unproven == unproven_before;
-        let pv = search.pv_moves();
-        if let Some(&first) = pv.first() {
+        if let Some(&first) = search.pv_moves().first() {
             best = first;
         }
-        let elapsed = clock.elapsed_ms();
-        last = Info {
-            depth,
-            seldepth: search.seldepth as u32,
-            score: Some(value::to_score(v, exact)),
-            score_bound: !exact && value::is_decisive(v),
-            nodes: search.nodes,
-            time_ms: elapsed,
-            hashfull: Some(search.tt.hashfull()),
-            playouts: None,
-            pv: pv.iter().map(|&m| G::format_move(m)).collect(),
-        };
+        let score = Some(value::to_score(v, exact));
+        last = search.root_info(depth, score, !exact && value::is_decisive(v), None);
         report(&last);
+        let elapsed = last.time_ms;
         let last_iteration_ms = elapsed - started;
         // Proven: deeper iterations would only say it again (`infinite` then waits for `stop`).
         if exact {
@@ -745,7 +733,7 @@ pub fn search<G: Evaluate>(
             && ends * SOLVE_END_SHARE >= heuristic_leaves
         {
             let cap = (search.nodes - nodes_before).max(SOLVE_MIN_NODES);
-            if let Some((mv, info)) = search.solve_root(&root, cap, depth, clock, report) {
+            if let Some((mv, info)) = search.solve_root(&root, cap, depth, report) {
                 best = mv.unwrap_or(best);
                 last = info;
                 break;
@@ -874,9 +862,7 @@ mod tests {
             let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
             let mut reports = Vec::new();
             let (mv, last) = search
-                .solve_root(&pos, u64::MAX / 2, 0, &clock, &mut |i| {
-                    reports.push(i.clone())
-                })
+                .solve_root(&pos, u64::MAX / 2, 0, &mut |i| reports.push(i.clone()))
                 .expect("no cap, no clock: solved");
             let at = pos.format_position();
             for info in &reports {
@@ -976,7 +962,7 @@ mod tests {
         let mut reports = 0;
         assert!(
             search
-                .solve_root(&pos, 50, 0, &clock, &mut |_| reports += 1)
+                .solve_root(&pos, 50, 0, &mut |_| reports += 1)
                 .is_none()
         );
         assert_eq!(reports, 0, "nothing was proven");
