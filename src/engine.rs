@@ -3,11 +3,9 @@
 //! Every command either changes the state completely or not at all: a command that fails sends
 //! one `error` line and leaves everything as it was.
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::SyncSender;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
@@ -168,28 +166,7 @@ pub struct Session {
     settings: Settings,
     table: AnyTable,
     search: Option<RunningSearch>,
-    /// Commands that wait for a running `perft` or `bench` to end, in the order they came.
-    waiting: VecDeque<Command>,
-    /// Where a `perft` or `bench` says it has ended, to wake the input loop (in [`Session::run`]).
-    wake: Option<SyncSender<Input>>,
 }
-
-/// What the input loop of [`Session::run`] receives.
-enum Input {
-    /// A line read (or a read that failed).
-    Line(io::Result<Line>),
-    /// A `perft` or `bench` has printed its reply.
-    JobDone,
-    /// The end of the input (the channel stays open: jobs hold senders to wake the loop).
-    End,
-}
-
-/// The most commands that wait for a `perft` or `bench` before pion stops reading input.
-const MAX_WAITING: usize = 10_000;
-
-/// How often the input loop looks whether a `perft` or `bench` that commands wait for has ended.
-/// (A job's end also wakes it at once, through the channel; this is the fallback.)
-const WAITING_POLL: std::time::Duration = std::time::Duration::from_millis(20);
 
 const ENGINE_NAME: &str = "pion";
 const ENGINE_AUTHOR: &str = "the pion developers";
@@ -203,60 +180,14 @@ impl Session {
             settings,
             table: AnyTable::Avalam(Table::new(Default::default(), settings)),
             search: None,
-            waiting: VecDeque::new(),
-            wake: None,
         }
     }
 
     /// Reads commands from `input` until `quit` or end of input. At end of input a search with a
     /// limit, a `perft` or a `bench` runs to its end (so `printf 'go depth 5\n' | pion` prints its
-    /// result), and so do the commands waiting for it; an unlimited search is stopped.
-    ///
-    /// Lines are read on a thread of their own, so that `stop` and `quit` are read at once even
-    /// while commands wait for a `perft` or `bench` to end.
-    pub fn run(&mut self, input: impl BufRead + Send + 'static) {
-        // A few lines read ahead at most: the channel bounds the memory input can take.
-        let (lines, received) = std::sync::mpsc::sync_channel(64);
-        self.wake = Some(lines.clone());
-        std::thread::spawn(move || {
-            for line in LineReader::new(input, MAX_LINE) {
-                if lines.send(Input::Line(line)).is_err() {
-                    return;
-                }
-            }
-            let _ = lines.send(Input::End);
-        });
-        loop {
-            if !self.waiting.is_empty() {
-                self.reap_search();
-                if self.search.is_none() {
-                    if self.run_waiting() == Flow::Quit {
-                        self.stop_search();
-                        return;
-                    }
-                    continue;
-                }
-            }
-            let line = if self.waiting.is_empty() {
-                received.recv().ok()
-            } else if self.waiting.len() >= MAX_WAITING {
-                // So many waiting commands: read no more until the count ends (as if it ran in
-                // this loop), so that input cannot grow the queue without bound.
-                self.join_search();
-                continue;
-            } else {
-                match received.recv_timeout(WAITING_POLL) {
-                    Ok(line) => Some(line),
-                    Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-                    Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
-                }
-            };
-            let line = match line {
-                Some(Input::Line(line)) => line,
-                // The loop's first step runs what waited for it.
-                Some(Input::JobDone) => continue,
-                Some(Input::End) | None => break,
-            };
+    /// result); an unlimited search is stopped.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in LineReader::new(input, MAX_LINE) {
             let flow = match line {
                 Ok(Line::Text(text)) => self.handle_line(&text),
                 Ok(Line::TooLong) => {
@@ -277,36 +208,12 @@ impl Session {
                 return;
             }
         }
-        // End of input: what runs with a limit ends, then what waited for it runs, in turn.
-        loop {
-            if let Some(search) = &self.search
-                && !search.bounded
-            {
-                search.stop.store(true, Ordering::Relaxed);
-            }
-            self.join_search();
-            if self.waiting.is_empty() {
-                return;
-            }
-            if self.run_waiting() == Flow::Quit {
-                self.stop_search();
-                return;
-            }
-        }
-    }
-
-    /// Runs the commands that waited for a `perft` or `bench` that has ended, until one starts
-    /// another (the rest wait for that one).
-    fn run_waiting(&mut self) -> Flow {
-        while self.search.as_ref().is_none_or(|s| s.work == Work::Go)
-            && let Some(command) = self.waiting.pop_front()
+        if let Some(search) = &self.search
+            && !search.bounded
         {
-            self.reap_search();
-            if self.execute(command) == Flow::Quit {
-                return Flow::Quit;
-            }
+            search.stop.store(true, Ordering::Relaxed);
         }
-        Flow::Continue
+        self.join_search();
     }
 
     /// Handles one input line: parses it and runs the command, replying on the output.
@@ -330,31 +237,6 @@ impl Session {
     /// Runs one parsed command.
     pub fn handle(&mut self, command: Command) -> Flow {
         self.reap_search();
-        // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so piped
-        // scripts can send several in a row), and behind waiting commands every command waits
-        // too, so that replies keep the order of the commands (`isready` answers after them, as
-        // a sync point should). `stop` and `quit` never wait.
-        let job_runs = self.search.as_ref().is_some_and(|s| s.work != Work::Go);
-        let at_once = match command {
-            Command::Stop | Command::Quit => true,
-            Command::IsReady
-            | Command::Pion
-            | Command::Ugi
-            | Command::Legal
-            | Command::Status
-            | Command::Show
-            | Command::Query(_) => self.waiting.is_empty(),
-            _ => !job_runs && self.waiting.is_empty(),
-        };
-        if !at_once {
-            self.waiting.push_back(command);
-            return Flow::Continue;
-        }
-        self.execute(command)
-    }
-
-    /// Carries out one command now.
-    fn execute(&mut self, command: Command) -> Flow {
         let result = match command {
             Command::Quit => return Flow::Quit,
             Command::Stop => {
@@ -379,6 +261,12 @@ impl Session {
             Command::Show => with_table!(&self.table, t => show(t, &self.out)),
             Command::Query(query) => {
                 with_table!(&self.table, t => answer_query(t, query, &self.out))
+            }
+            // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
+            // piped scripts can send several in a row); during `go` they are refused.
+            command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {
+                self.join_search();
+                return self.handle(command);
             }
             command if self.search.is_some() => Err(format!(
                 "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
@@ -630,19 +518,12 @@ impl Session {
         let finished = Arc::new(AtomicBool::new(false));
         let (out, thread_stop, thread_finished) =
             (self.out.clone(), stop.clone(), finished.clone());
-        let wake = self.wake.clone();
         let handle = std::thread::spawn(move || {
             let reply = catch_unwind(AssertUnwindSafe(|| job(&thread_stop)))
                 .unwrap_or_else(|_| Reply::Error(format!("{} failed", work.name())));
             let mut sink = out.lock();
             Output::write(&mut sink, &reply);
             thread_finished.store(true, Ordering::Release);
-            drop(sink);
-            // Never blocks: with the channel full the input loop still sees `finished` when it
-            // next looks (it polls while commands wait).
-            if let Some(wake) = wake {
-                let _ = wake.try_send(Input::JobDone);
-            }
         });
         self.search = Some(RunningSearch {
             work,

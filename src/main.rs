@@ -73,7 +73,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => {
             let mut session = Session::new(Output::stdout());
-            session.run(BufReader::new(io::stdin()));
+            session.run(BufReader::new(io::stdin().lock()));
         }
         Some(Command::Perft {
             game,
