@@ -332,22 +332,17 @@ impl Session {
             with_table!(&mut self.table, t => t.restart(t.variant));
             return;
         }
-        // The other game's table is freed before this one is made: with a large `Hash`, two at
-        // once could exhaust the memory.
+        // The other game's table is shrunk (which frees it) before this one is made: with a
+        // large `Hash`, two at once could exhaust the memory.
         let settings = self.settings;
         let small = Settings {
             hash_mib: 1,
             ..settings
         };
+        with_table!(&self.table, t => t.searcher().set_settings(small));
         self.table = match game {
-            GameKind::Avalam => {
-                self.table = AnyTable::Awale(Table::new(Default::default(), small));
-                AnyTable::Avalam(Table::new(Default::default(), settings))
-            }
-            GameKind::Awale => {
-                self.table = AnyTable::Avalam(Table::new(Default::default(), small));
-                AnyTable::Awale(Table::new(Default::default(), settings))
-            }
+            GameKind::Avalam => AnyTable::Avalam(Table::new(Default::default(), settings)),
+            GameKind::Awale => AnyTable::Awale(Table::new(Default::default(), settings)),
         };
     }
 

@@ -147,7 +147,7 @@ fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
     many0(preceded(space1, go_param)).parse(input)
 }
 
-/// Merges the parameters of `go`, rejecting a key given twice or a number out of range.
+/// Merges the parameters of `go`, rejecting a key given twice.
 fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
     let mut params = GoParams::default();
     let mut seen: Vec<&str> = Vec::new();
@@ -156,10 +156,10 @@ fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
             return Err(ParseError(format!("go: {key} is given twice")));
         }
         seen.push(key);
-        let out_of_range = || ParseError(format!("go: the value of {key} is too large"));
+        // Numbers too large for their type were refused by `go_param`.
         match key {
-            "depth" => params.depth = Some(part.depth.ok_or_else(out_of_range)?),
-            "movestogo" => params.movestogo = Some(part.movestogo.ok_or_else(out_of_range)?),
+            "depth" => params.depth = part.depth,
+            "movestogo" => params.movestogo = part.movestogo,
             "nodes" => params.nodes = part.nodes,
             "movetime" => params.movetime = part.movetime,
             "p1time" => params.p1time = part.p1time,
