@@ -340,3 +340,33 @@ fn go_refuses_a_clock_without_the_side_to_move_and_increments_without_a_clock() 
         "error go: p2time is missing: the clock of the side to move is needed"
     );
 }
+
+#[test]
+fn the_last_info_line_counts_the_whole_search() {
+    let mut pion = Pion::start();
+    pion.send("position startpos");
+    pion.send("go nodes 1000 movetime 60000");
+    let lines = pion.recv_until("bestmove");
+    let last_info = &lines[lines.len() - 2];
+    assert!(last_info.contains(" nodes 1000 "), "{lines:?}");
+}
+
+#[test]
+fn a_forced_move_is_searched_for_its_movetime_and_played_at_once_under_a_clock() {
+    let mut pion = Pion::start();
+    pion.send("setoption name Variant value own-colour");
+    // One legal move (b6b5), then a loss by 4 that takes depth 2 to see.
+    let position = "position ........./........./........./.y2......./.r..r3..../.r..r..../.r3......./........./......... 1";
+    pion.send(position);
+    pion.send("go movetime 60000");
+    let lines = pion.recv_until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.contains("score loss 4")),
+        "{lines:?}"
+    );
+    assert_eq!(lines.last().unwrap(), "bestmove b6b5");
+    pion.send("go p1time 60000");
+    let lines = pion.recv_until("bestmove");
+    assert_eq!(lines.len(), 2, "depth 1, then the move: {lines:?}");
+    assert!(lines[0].starts_with("info depth 1 "), "{lines:?}");
+}

@@ -5,7 +5,7 @@
 
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
-use nom::character::complete::{digit1, space0, space1};
+use nom::character::complete::{char, digit1, space0, space1};
 use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, value, verify};
 use nom::multi::{many0, many1};
 use nom::sequence::preceded;
@@ -104,8 +104,11 @@ fn go_param(input: In) -> IResult<In, (In, GoParams)> {
     // A known key commits: a bad number after it is an error at the number, not at the key.
     let (after, n) = match key {
         "depth" | "nodes" | "movetime" | "p1time" | "p2time" | "p1inc" | "p2inc" | "movestogo" => {
-            match preceded(space1, number::<u64>).parse(after) {
-                Ok(parsed) => parsed,
+            // A clock below zero counts as zero: some front ends send one once time ran out.
+            let clock = matches!(key, "p1time" | "p2time");
+            let signed = (opt(verify(char('-'), |_| clock)), number::<u64>);
+            match preceded(space1, signed).parse(after) {
+                Ok((rest, (minus, n))) => (rest, if minus.is_some() { 0 } else { n }),
                 // Point the error at the key, marked as a missing number.
                 Err(_) => {
                     return Err(nom::Err::Failure(nom::error::Error::new(
@@ -341,6 +344,11 @@ mod tests {
             ("go depth", "go: depth needs a whole number (usage"),
             ("go depth -3", "go: depth needs a whole number, not '-3'"),
             ("go nodes x", "go: nodes needs a whole number, not 'x'"),
+            (
+                "go p1time 5 p1inc -5",
+                "go: p1inc needs a whole number, not '-5'",
+            ),
+            ("go p1time -x", "go: p1time needs a whole number, not '-x'"),
             ("position fen startpos", "position: missing argument"),
             ("bench -1", "bench: unexpected '-1'"),
         ];
@@ -348,6 +356,14 @@ mod tests {
             let message = error(line);
             assert!(message.starts_with(start), "{line}: {message}");
         }
+    }
+
+    #[test]
+    fn a_clock_below_zero_counts_as_zero() {
+        assert_eq!(
+            parse_command("go p1time -16 p2time -0").unwrap(),
+            parse_command("go p1time 0 p2time 0").unwrap()
+        );
     }
 
     #[test]

@@ -683,7 +683,8 @@ pub fn search<G: Evaluate>(
         .depth
         .unwrap_or(MAX_PLY as u32 - 1)
         .clamp(1, MAX_PLY as u32 - 1);
-    let single = root.count_moves() == 1 && clock.budget().is_some();
+    // Under a clock a forced move is played after depth 1; `movetime` is spent as asked.
+    let single = root.count_moves() == 1 && clock.budget().is_some_and(|b| !b.use_all);
     for depth in 1..=max_depth {
         let started = clock.elapsed_ms();
         let (nodes_before, unproven_before, ends_before) =
@@ -768,10 +769,12 @@ pub fn search<G: Evaluate>(
             report(&last);
         }
     }
+    let reported_nodes = last.nodes;
     last.nodes = search.nodes;
     last.time_ms = clock.elapsed_ms();
-    if last.depth == 0 {
-        // Stopped before one root move was searched: still one line, for the move played.
+    // Stopped before one root move was searched: still one line, for the move played. Stopped
+    // inside an iteration: the last line again, with the nodes and time of the whole search.
+    if last.depth == 0 || last.nodes != reported_nodes {
         report(&last);
     }
     Outcome { best, info: last }

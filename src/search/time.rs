@@ -58,19 +58,27 @@ pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Option<Budget>
     }
 }
 
-/// The budget from a clock: an even share of the remaining time plus most of the increment,
-/// never more than a fraction of what is left, so the clock cannot run out.
+/// The budget from a clock: an even share of the time left for the moves still to play, never
+/// more than a fraction of what is left, so the clock cannot run out. `MoveOverhead` is lost on
+/// every move (the time the answer takes to reach the clock), so it is kept in reserve for each
+/// move still to play, as the increments still to come are counted in; when nothing is left
+/// beyond that reserve the budget is zero: depth 1 and an answer at once.
 pub fn clock_budget(time_ms: u64, inc_ms: u64, moves_to_go: u64, overhead_ms: u64) -> Budget {
+    let moves_to_go = moves_to_go.max(1);
+    let reserve = overhead_ms.saturating_mul(moves_to_go + 1);
+    let usable = time_ms
+        .saturating_add(inc_ms.saturating_mul(moves_to_go - 1))
+        .saturating_sub(reserve);
+    let share = usable / moves_to_go;
     let available = time_ms.saturating_sub(overhead_ms);
-    // With one move to go the whole remainder may be used; otherwise keep a reserve.
+    // With one move to go most of the remainder may be used; otherwise keep half.
     let ceiling = if moves_to_go == 1 {
-        available * 9 / 10
+        available / 10 * 9 + available % 10 * 9 / 10
     } else {
         available / 2
     };
-    let share = available / moves_to_go + inc_ms * 3 / 4;
-    let soft = share.min(ceiling).max(MIN_BUDGET_MS);
-    let hard = (share * 3).min(ceiling).max(soft);
+    let soft = share.min(ceiling);
+    let hard = share.saturating_mul(3).min(ceiling).max(soft);
     Budget {
         soft_ms: soft,
         hard_ms: hard,
@@ -85,7 +93,8 @@ pub fn worth_next_iteration(budget: &Budget, elapsed_ms: u64, last_iteration_ms:
         return elapsed_ms < budget.hard_ms;
     }
     let growth = 2;
-    elapsed_ms + last_iteration_ms * growth <= budget.soft_ms
+    // A zero budget searches depth 1 only.
+    budget.soft_ms > 0 && elapsed_ms + last_iteration_ms * growth <= budget.soft_ms
 }
 
 /// The running checks of one search: stop flag, node limit, hard time limit.
@@ -190,8 +199,8 @@ mod tests {
         assert_eq!(one.soft_ms, 60_000 / DEFAULT_MOVES_TO_GO);
         assert_eq!(one.hard_ms, 3 * 60_000 / DEFAULT_MOVES_TO_GO);
         let two = budget(&limits, Player::Two, 0).unwrap();
-        // 1000/25 + 375 = 415, capped at half the remaining time.
-        assert_eq!(two.soft_ms, 415);
+        // (1000 + 24 x 500) / 25 = 520, capped at half the remaining time.
+        assert_eq!(two.soft_ms, 500);
         assert_eq!(two.hard_ms, 500);
     }
 
@@ -204,15 +213,33 @@ mod tests {
                     assert!(b.soft_ms <= b.hard_ms);
                     let available = time.saturating_sub(10);
                     assert!(
-                        b.hard_ms <= (available * 9 / 10).max(MIN_BUDGET_MS),
+                        b.hard_ms <= available * 9 / 10,
                         "time {time} inc {inc} to_go {to_go}: {b:?}"
                     );
                 }
             }
         }
-        // movestogo 1 may use most of the remainder; movestogo 10 a tenth.
+        // movestogo 1 may use most of the remainder; movestogo 10 a tenth of what is left
+        // beyond the reserve of 11 x 10 ms.
         assert_eq!(clock_budget(10_010, 0, 1, 10).hard_ms, 9_000);
-        assert_eq!(clock_budget(10_010, 0, 10, 10).soft_ms, 1_000);
+        assert_eq!(clock_budget(10_010, 0, 10, 10).soft_ms, 990);
+    }
+
+    #[test]
+    fn the_overhead_is_kept_for_every_move_still_to_play() {
+        // 1000 ms for the game, MoveOverhead 10, and every answer 2 ms late: 125 moves (an
+        // Awale game runs to 250 plies) spending the whole hard budget each never run out.
+        // (Before the reserve counted every move, the clock ran out after 39.)
+        let mut time: i64 = 1000;
+        for _ in 0..125 {
+            let b = clock_budget(time as u64, 0, DEFAULT_MOVES_TO_GO, 10);
+            time -= b.hard_ms as i64 + 2;
+            assert!(time > 0, "the clock ran out");
+        }
+        // Below the reserve the budget is zero: depth 1, an answer at once.
+        let b = clock_budget(200, 0, DEFAULT_MOVES_TO_GO, 10);
+        assert_eq!((b.soft_ms, b.hard_ms), (0, 0));
+        assert!(!worth_next_iteration(&b, 0, 0));
     }
 
     #[test]
