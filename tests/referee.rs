@@ -305,6 +305,16 @@ fn crash_mid_game_loses_and_the_engine_is_restarted() {
 }
 
 #[test]
+fn an_engine_that_exits_while_its_child_holds_its_output_crashes() {
+    // The grandchild keeps the pipe open, so no end of output comes: the exit itself must be
+    // noticed, not the 60 s hang deadline (which would make this a timeout).
+    let (recs, _, _) = faulty_match("crash-child", &["spawn-child", "crash-after=2"], &[]);
+    for r in &recs {
+        assert_forfeit(r, "crash", "bad");
+    }
+}
+
+#[test]
 fn hang_on_go_loses_on_time() {
     let (recs, _, _) = faulty_match(
         "hang-go",
@@ -954,6 +964,90 @@ fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
     let kept = records(&file).len() as u64;
     assert!((2..1000).contains(&kept));
     assert_eq!(s["games"], kept);
+    assert_all_gone(&dir);
+}
+
+/// The pids whose parent is `pid`, from /proc.
+fn children_of(pid: i32) -> Vec<i32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`; comm may hold spaces, so read after the last ')'.
+        let Some(after) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+            continue;
+        };
+        let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+        if ppid == Some(pid)
+            && let Ok(child) = entry.file_name().to_string_lossy().parse()
+        {
+            out.push(child);
+        }
+    }
+    out
+}
+
+#[test]
+fn sigterm_to_the_referee_and_its_engines_records_no_forfeit() {
+    let dir = scratch("sigterm-group");
+    // Searching engines: the signal finds the referee waiting for a bestmove.
+    let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_pion"));
+    let child = Command::new(REFEREE)
+        .args([
+            "--game",
+            "awale",
+            "--engine",
+            "name=a",
+            &cmd,
+            "--engine",
+            "name=b",
+            &cmd,
+            "--games",
+            "1000",
+            "--tc",
+            "movetime=20",
+            "--concurrency",
+            "2",
+            "--out",
+            "games.jsonl",
+            "--json",
+            "--log-dir",
+            "logs",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let file = dir.join("games.jsonl");
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(Instant::now() < give_up, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // As Slurm's scancel or systemd do: the referee and its engines at once (the engines run
+    // in process groups of their own, so each is signalled by its pid).
+    let referee_pid = child.id() as i32;
+    let mut pids = vec![referee_pid];
+    pids.extend(children_of(referee_pid));
+    assert!(pids.len() >= 3, "the engines are running: {pids:?}");
+    for pid in pids {
+        // SAFETY: signalling our own child and its children.
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    let recs = records(&file);
+    assert!(recs.len() >= 4);
+    for r in &recs {
+        assert_eq!(
+            r["reason"], "normal",
+            "an engine killed by the signal forfeited: {r}"
+        );
+    }
     assert_all_gone(&dir);
 }
 

@@ -316,7 +316,9 @@ impl Engine {
                 if let Ok(Event::Line(line, at)) = self.events.try_recv() {
                     return Ok((line, at));
                 }
-                return Err(EngineError::Timeout(format!("no {waiting_for} in time")));
+                return Err(EngineError::Timeout(format!(
+                    "sent no {waiting_for} in time"
+                )));
             }
             match self.events.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Event::Line(line, at)) => return Ok((line, at)),
@@ -326,7 +328,22 @@ impl Engine {
                         "exited while the referee waited for {waiting_for}{note}"
                     )));
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    // An engine that exited while a process it started still holds its output
+                    // open sends no end of output: its exit says it. Lines it wrote just before
+                    // are given a moment to arrive.
+                    if !self.reaped && self.has_exited() {
+                        if let Ok(Event::Line(line, at)) =
+                            self.events.recv_timeout(Duration::from_millis(100))
+                        {
+                            return Ok((line, at));
+                        }
+                        let note = self.exit_note();
+                        return Err(EngineError::Crash(format!(
+                            "exited while the referee waited for {waiting_for}{note}"
+                        )));
+                    }
+                }
             }
         }
     }
@@ -352,7 +369,7 @@ impl Engine {
         self.send("pion")?;
         let mut identity = Identity::default();
         loop {
-            let (line, _) = self.read_line(deadline, "pionok after pion")?;
+            let (line, _) = self.read_line(deadline, "pionok (the answer to pion)")?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("pionok") => break,
@@ -382,7 +399,7 @@ impl Engine {
     pub fn is_ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
         self.send("isready")?;
         loop {
-            let (line, _) = self.read_line(deadline, "readyok after isready")?;
+            let (line, _) = self.read_line(deadline, "readyok (the answer to isready)")?;
             match line.split_whitespace().next() {
                 Some("readyok") => return Ok(()),
                 Some("error") => {

@@ -19,7 +19,9 @@ use super::config::MatchConfig;
 use super::engine::{EngineError, log_path};
 use super::game::{self, GameSettings};
 use super::openings::{Openings, STREAM_GAME, derive_seed};
-use super::record::{GameRecord, RecordWriter, check_consistent, read_records, result_string};
+use super::record::{
+    GameRecord, Reason, RecordWriter, check_consistent, read_records, result_string,
+};
 use super::seat::{Seat, StartSettings};
 use super::signal;
 use super::summary::{self, Summary};
@@ -219,6 +221,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
     let already_decided = sprt_of(&records).is_some_and(|s| s.decision != "continue");
     let mut interrupted = false;
     let mut sprt_stopped = already_decided;
+    let mut after_decision = 0;
 
     if !jobs.is_empty() && !already_decided {
         let workers = config.concurrency.max(1).min(jobs.len());
@@ -282,6 +285,9 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
         bar.set_message(progress_message(&names, &records));
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
+                // The SPRT has decided: games that end after the decision are not part of the
+                // test (and would move its LLR away from the bound that stopped it).
+                Ok(Message::Record(_)) if sprt_stopped => after_decision += 1,
                 Ok(Message::Record(record)) => {
                     if let Some(writer) = writer.as_mut()
                         && let Err(error) = writer.append(&record)
@@ -332,6 +338,11 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             let _ = handle.join();
         }
         interrupted |= signal::interrupted();
+        if after_decision > 0 {
+            eprintln!(
+                "referee: {after_decision} game(s) in progress when the SPRT decided were not recorded"
+            );
+        }
     }
 
     records.sort_by_key(|r| r.game);
@@ -428,6 +439,9 @@ fn play_jobs<G: Game>(
         };
         let opening = openings.for_pair::<G>(job.pair, variant);
         for &g in &job.games {
+            if shared.stop.load(Ordering::SeqCst) || signal::interrupted() {
+                return;
+            }
             // Even games: the first engine is player 1; odd games: colours swapped.
             let order = if g % 2 == 0 { [0, 1] } else { [1, 0] };
             let settings = GameSettings {
@@ -445,6 +459,11 @@ fn play_jobs<G: Game>(
             let Ok(outcome) = game::play::<G>(players, &settings, variant) else {
                 return;
             };
+            if outcome.reason == Reason::Crash && crash_from_interrupt() {
+                // SIGTERM sent to every process of a job (Slurm's scancel, systemd) reaches the
+                // engines too: their exits are the interrupt's doing, not forfeits.
+                return;
+            }
             let record = GameRecord {
                 game: g,
                 pair: job.pair,
@@ -474,6 +493,21 @@ fn play_jobs<G: Game>(
         if tx.send(Message::PairDone(done)).is_err() || answered.recv().is_err() {
             return;
         }
+    }
+}
+
+/// Whether the referee is interrupted, or is about to be: a signal sent to the engines too may
+/// end one a moment before the referee's own handler runs.
+fn crash_from_interrupt() -> bool {
+    let until = std::time::Instant::now() + Duration::from_millis(300);
+    loop {
+        if signal::interrupted() {
+            return true;
+        }
+        if std::time::Instant::now() >= until {
+            return false;
+        }
+        thread::sleep(Duration::from_millis(10));
     }
 }
 
