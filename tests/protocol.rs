@@ -370,3 +370,26 @@ fn a_forced_move_is_searched_for_its_movetime_and_played_at_once_under_a_clock()
     assert_eq!(lines.len(), 2, "depth 1, then the move: {lines:?}");
     assert!(lines[0].starts_with("info depth 1 "), "{lines:?}");
 }
+
+#[test]
+fn lines_cut_by_the_table_are_completed_from_it() {
+    let mut pion = Pion::start();
+    pion.send("newgame awale");
+    pion.send("go depth 14");
+    pion.recv_until("bestmove");
+    // The table now answers most of this search at once: its lines used to stop at the hit
+    // (`info depth 11 seldepth 3 ... pv B`).
+    pion.send("position startpos moves F e");
+    pion.send("go depth 12");
+    let lines = pion.recv_until("bestmove");
+    for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let field = |name: &str| -> usize {
+            let at = words.iter().position(|w| *w == name).unwrap();
+            words[at + 1].parse().unwrap()
+        };
+        let pv = words.len() - 1 - words.iter().position(|w| *w == "pv").unwrap();
+        assert_eq!(pv, field("depth"), "{line}");
+        assert!(field("seldepth") >= field("depth"), "{line}");
+    }
+}

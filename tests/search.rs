@@ -468,3 +468,21 @@ fn searchers_can_move_to_a_search_thread() {
     send::<Searcher<Avalam>>();
     send::<Searcher<Awale>>();
 }
+
+#[test]
+fn the_mcts_line_stops_where_the_search_has_no_preference() {
+    // 600 playouts over Avalam's 292 first moves: the replies below the chosen move were tried
+    // once each at most, so none of them is a preferred line (it printed the first legal one).
+    let mcts = Settings {
+        algorithm: Algorithm::Mcts,
+        ..Settings::default()
+    };
+    let avalam = History::new(Avalam::start(avalam::Variant::Standard));
+    let limits = Limits {
+        nodes: Some(600),
+        ..Limits::default()
+    };
+    let (mv, info) = run(mcts, &avalam, &limits);
+    let info = info.unwrap();
+    assert_eq!(info.pv, [Avalam::format_move(mv.unwrap())], "{info:?}");
+}

@@ -45,10 +45,12 @@ fn keyword<'a>(
     verify(token, move |t: &str| t == word)
 }
 
+/// A game's name, in any case (as the `Game` option's values are).
 fn game_kind(input: In) -> IResult<In, GameKind> {
+    let name = |word: &'static str| verify(token, move |t: &str| t.eq_ignore_ascii_case(word));
     alt((
-        value(GameKind::Avalam, keyword("avalam")),
-        value(GameKind::Awale, keyword("awale")),
+        value(GameKind::Avalam, name("avalam")),
+        value(GameKind::Awale, name("awale")),
     ))
     .parse(input)
 }
@@ -356,6 +358,18 @@ mod tests {
             let message = error(line);
             assert!(message.starts_with(start), "{line}: {message}");
         }
+    }
+
+    #[test]
+    fn game_names_are_read_in_any_case() {
+        assert_eq!(
+            parse_command("newgame AWALE").unwrap(),
+            Command::NewGame(Some(GameKind::Awale))
+        );
+        assert_eq!(
+            parse_command("newgame Avalam").unwrap(),
+            Command::NewGame(Some(GameKind::Avalam))
+        );
     }
 
     #[test]

@@ -121,7 +121,8 @@ struct Search<'a, G: Evaluate> {
     pv_len: [usize; MAX_PLY + 1],
     /// Best root move of the iteration in progress, once one root move is fully searched.
     root_best: Option<(G::Move, i32)>,
-    _game: std::marker::PhantomData<G>,
+    /// The position searched.
+    root: G,
 }
 
 impl<'a, G: Evaluate> Search<'a, G> {
@@ -155,7 +156,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             pv: vec![[0; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_best: None,
-            _game: std::marker::PhantomData,
+            root: *game.position(),
         }
     }
 
@@ -637,9 +638,13 @@ impl<'a, G: Evaluate> Search<'a, G> {
         {
             pv = vec![mv];
         }
+        // A proven line goes to the end of the game; another one no deeper than the search.
+        let proven = matches!(score, Some(Score::Win(_) | Score::Draw | Score::Loss(_)));
+        self.extend_from_table(&mut pv, if proven { MAX_PLY } else { depth as usize });
         Info {
             depth,
-            seldepth: self.seldepth as u32,
+            // A line cut short by a table hit and completed from the table is as deep as it is.
+            seldepth: self.seldepth.max(pv.len()) as u32,
             score,
             score_bound,
             nodes: self.nodes,
@@ -647,6 +652,33 @@ impl<'a, G: Evaluate> Search<'a, G> {
             hashfull: Some(self.tt.hashfull()),
             playouts: None,
             pv: pv.iter().map(|&m| G::format_move(m)).collect(),
+        }
+    }
+
+    /// Completes `line` (from the root) with the table's moves up to `max_len` moves: a table
+    /// hit ends the searched line where the stored entry was enough. Only legal moves, and not
+    /// past the end of the game or a position the line already met.
+    fn extend_from_table(&self, line: &mut Vec<G::Move>, max_len: usize) {
+        let mut pos = self.root;
+        let mut seen = vec![pos.hash()];
+        for &mv in line.iter() {
+            pos.play(mv);
+            seen.push(pos.hash());
+        }
+        while line.len() < max_len && pos.outcome().is_none() {
+            let Some(hit) = self.tt.probe(pos.hash()).filter(|hit| hit.mv != 0) else {
+                break;
+            };
+            let mv = G::decode_move(hit.mv);
+            if !pos.is_legal(mv) {
+                break;
+            }
+            pos.play(mv);
+            if seen.contains(&pos.hash()) {
+                break;
+            }
+            seen.push(pos.hash());
+            line.push(mv);
         }
     }
 

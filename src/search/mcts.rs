@@ -102,11 +102,19 @@ impl<G: Game> Tree<G> {
             .max_by_key(|&c| (self.nodes[c].visits, std::cmp::Reverse(c)))
     }
 
+    /// The most visited move at each step; after the first (the move played), only while the
+    /// search prefers it: visited more than once, and more often than any other move there.
     fn pv(&self) -> Vec<G::Move> {
         let mut line = Vec::new();
         let mut index = 0;
         while let Some(c) = self.best_child(index) {
-            if self.nodes[c].visits == 0 {
+            let visits = self.nodes[c].visits;
+            let node = &self.nodes[index];
+            let siblings = node.first_child as usize..(node.first_child + node.children) as usize;
+            let tied = siblings
+                .filter(|&o| o != c)
+                .any(|o| self.nodes[o].visits == visits);
+            if visits == 0 || (!line.is_empty() && (visits < 2 || tied)) {
                 break;
             }
             line.push(self.nodes[c].mv);
