@@ -768,6 +768,39 @@ fn maxplies_adjudicates_and_openings_file_is_followed() {
     assert_eq!(recs[0]["opening"], serde_json::json!(["A"]));
     assert_eq!(recs[2]["start"], "4,4,4,4,4,4/4,4,4,4,4,4/0,0 2");
     assert_eq!(summary(&out)["adjudications"], 4);
+    // Two pairs, two openings: no opening played twice, no note about it.
+    assert!(
+        !stderr(&out).contains("openings are played"),
+        "{}",
+        stderr(&out)
+    );
+    let again = referee(
+        &dir,
+        &[
+            "--game",
+            "awale",
+            "--engine",
+            "name=a",
+            &cmd,
+            "--engine",
+            "name=b",
+            &cmd,
+            "--games",
+            "6",
+            "--tc",
+            "depth=1",
+            "--maxplies",
+            "5",
+            "--openings",
+            "file=book.txt",
+        ],
+    );
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("note: 3 pairs from 2 openings: openings are played up to 2 times"),
+        "{}",
+        stderr(&again)
+    );
 }
 
 #[test]

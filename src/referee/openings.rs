@@ -221,6 +221,11 @@ impl Openings {
         })
     }
 
+    /// How many openings the book holds (`None` when they are not read from a file).
+    pub fn book_len(&self) -> Option<usize> {
+        matches!(self.source, OpeningSource::File(_)).then_some(self.book.len())
+    }
+
     /// The opening of pair `pair`.
     pub fn for_pair<G: Game>(&self, pair: u64, variant: G::Variant) -> Opening {
         match &self.source {

@@ -179,6 +179,15 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
         config.seed,
         variant,
     )?;
+    let pairs = config.games.div_ceil(2);
+    if let Some(book) = openings.book_len()
+        && pairs > book as u64
+    {
+        eprintln!(
+            "referee: note: {pairs} pairs from {book} openings: openings are played up to {} times; engines that play the same moves again (a nodes or depth limit, a fixed seed) repeat whole games, which counts them as new evidence and makes the error bars too narrow",
+            pairs.div_ceil(book as u64)
+        );
+    }
 
     let mut records = Vec::new();
     if let Some(out) = &config.out {
@@ -198,7 +207,6 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
     let mut writer = config.out.as_deref().map(RecordWriter::open).transpose()?;
 
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
-    let pairs = config.games.div_ceil(2);
     let jobs: Vec<Job> = (0..pairs)
         .filter(|&p| config.shard.is_none_or(|s| s.owns(p)))
         .map(|p| Job {
