@@ -941,6 +941,15 @@ fn bad_flags_are_usage_errors() {
     }
 }
 
+/// Waits (30 s at most) until `file` holds `count` game records.
+fn wait_for_records(file: &Path, count: usize) {
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(file).map_or(0, |t| t.lines().count()) < count {
+        assert!(Instant::now() < give_up, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
     let dir = scratch("ctrlc");
@@ -971,11 +980,7 @@ fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
         .spawn()
         .unwrap();
     let file = dir.join("games.jsonl");
-    let give_up = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(Instant::now() < give_up, "no game finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_records(&file, 2);
     // SAFETY: sending a signal to our own child.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
@@ -1054,11 +1059,7 @@ fn sigterm_to_the_referee_and_its_engines_records_no_forfeit() {
         .spawn()
         .unwrap();
     let file = dir.join("games.jsonl");
-    let give_up = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(&file).map_or(0, |t| t.lines().count()) < 4 {
-        assert!(Instant::now() < give_up, "no game finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_records(&file, 4);
     // As Slurm's scancel or systemd do: the referee and its engines at once (the engines run
     // in process groups of their own, so each is signalled by its pid).
     let referee_pid = child.id() as i32;
