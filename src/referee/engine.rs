@@ -300,6 +300,14 @@ impl Engine {
         }
     }
 
+    /// The crash of an engine that exited while the referee waited for `waiting_for`.
+    fn exited_while(&mut self, waiting_for: &str) -> EngineError {
+        let note = self.exit_note();
+        EngineError::Crash(format!(
+            "exited while the referee waited for {waiting_for}{note}"
+        ))
+    }
+
     /// The next line, or an error at `deadline`, at end of output, or on Ctrl-C.
     pub fn read_line(
         &mut self,
@@ -323,10 +331,7 @@ impl Engine {
             match self.events.recv_timeout((deadline - now).min(POLL)) {
                 Ok(Event::Line(line, at)) => return Ok((line, at)),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    let note = self.exit_note();
-                    return Err(EngineError::Crash(format!(
-                        "exited while the referee waited for {waiting_for}{note}"
-                    )));
+                    return Err(self.exited_while(waiting_for));
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     // An engine that exited while a process it started still holds its output
@@ -338,10 +343,7 @@ impl Engine {
                         {
                             return Ok((line, at));
                         }
-                        let note = self.exit_note();
-                        return Err(EngineError::Crash(format!(
-                            "exited while the referee waited for {waiting_for}{note}"
-                        )));
+                        return Err(self.exited_while(waiting_for));
                     }
                 }
             }

@@ -12,7 +12,8 @@ use crate::game::Player;
 
 /// Moves still to play when `movestogo` is not given: a generous guess for both games.
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;
-/// The least time a search is given, in ms, so that it always completes depth 1.
+/// The least time a `movetime` search is given, in ms (a clock with no time beyond its reserve
+/// gives none: depth 1 only).
 pub const MIN_BUDGET_MS: u64 = 1;
 
 /// How long a search may run, in milliseconds.
@@ -73,7 +74,7 @@ pub fn clock_budget(time_ms: u64, inc_ms: u64, moves_to_go: u64, overhead_ms: u6
     let available = time_ms.saturating_sub(overhead_ms);
     // With one move to go most of the remainder may be used; otherwise keep half.
     let ceiling = if moves_to_go == 1 {
-        available / 10 * 9 + available % 10 * 9 / 10
+        available - available.div_ceil(10)
     } else {
         available / 2
     };
