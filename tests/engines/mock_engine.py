@@ -296,9 +296,12 @@ def main():
             if not legal:
                 out("bestmove none")
             else:
-                out("bestmove " + name_of(rng.choice(legal)))
+                line = "bestmove " + name_of(rng.choice(legal))
                 if after("two-bestmoves-after", done):
-                    out("bestmove " + name_of(legal[0]))
+                    # One write, so that the second line is there before the referee's next
+                    # go (one that comes after it cannot be told from the answer).
+                    line += "\nbestmove " + name_of(legal[0])
+                out(line)
         elif cmd == "quit":
             if has("ignore-quit"):
                 continue
