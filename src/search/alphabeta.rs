@@ -892,7 +892,7 @@ mod tests {
             let truth = margin(&pos, &mut memo);
             let game = History::new(pos);
             let stop = AtomicBool::new(false);
-            let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
+            let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, 1, &stop);
             let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
             let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
             let mut reports = Vec::new();
@@ -975,7 +975,7 @@ mod tests {
             let default = shares[0].0;
             let game = History::new(pos);
             let stop = AtomicBool::new(false);
-            let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
+            let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, 1, &stop);
             let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
             let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
             let mv = search.swindle(&pos, default, 0, 1);
@@ -991,7 +991,7 @@ mod tests {
         let pos = Avalam::start(avalam::Variant::Standard);
         let game = History::new(pos);
         let stop = AtomicBool::new(false);
-        let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, &stop);
+        let clock = Clock::new(&Limits::default(), pos.side_to_move(), 0, 1, &stop);
         let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
         let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
         let mut reports = 0;

@@ -169,6 +169,11 @@ pub trait Evaluate: Game {
     fn encode_move(mv: Self::Move) -> u16;
     /// The inverse of [`Evaluate::encode_move`].
     fn decode_move(code: u16) -> Self::Move;
+    /// How many moves the side to move is expected still to play, for sharing a clock when
+    /// `go` gives no `movestogo` (or more than the game is expected to last).
+    fn moves_to_go(&self) -> u64 {
+        time::DEFAULT_MOVES_TO_GO
+    }
     /// Whether alpha-beta searches late quiet moves one ply shallower first (LMR).
     const LATE_MOVE_REDUCTIONS: bool = true;
     /// Forward pruning one and two plies above the horizon (see [`Frontier`]); `None` turns it
@@ -297,6 +302,7 @@ impl<G: SearchGame> Searcher<G> {
             limits,
             game.position().side_to_move(),
             self.settings.move_overhead_ms,
+            game.position().moves_to_go(),
             stop,
         );
         let best = self.choose(game, limits, &clock, report);

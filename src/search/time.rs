@@ -10,7 +10,8 @@ use std::time::Instant;
 use super::Limits;
 use crate::game::Player;
 
-/// Moves still to play when `movestogo` is not given: a generous guess for both games.
+/// Moves still to play when `movestogo` is not given and the game has no better guess
+/// ([`crate::search::Evaluate::moves_to_go`]).
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;
 /// The least time a `movetime` search is given, in ms (a clock with no time beyond its reserve
 /// gives none: depth 1 only).
@@ -29,7 +30,15 @@ pub struct Budget {
 }
 
 /// The budget for `limits` with `side` to move, or `None` when time does not limit the search.
-pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Option<Budget> {
+/// `expected_moves` is the game's guess of the moves the side to move still has to play: the
+/// clock is shared among those, or among `movestogo` moves when the game is expected to end
+/// before the next time control.
+pub fn budget(
+    limits: &Limits,
+    side: Player,
+    overhead_ms: u64,
+    expected_moves: u64,
+) -> Option<Budget> {
     if limits.infinite {
         return None;
     }
@@ -46,7 +55,7 @@ pub fn budget(limits: &Limits, side: Player, overhead_ms: u64) -> Option<Budget>
         let inc = clock.inc[side.index()];
         let to_go = clock
             .movestogo
-            .map_or(DEFAULT_MOVES_TO_GO, |m| m.max(1) as u64);
+            .map_or(expected_moves, |m| (m.max(1) as u64).min(expected_moves));
         clock_budget(time, inc, to_go, overhead_ms)
     });
     match (from_movetime, from_clock) {
@@ -107,12 +116,18 @@ pub struct Clock<'a> {
 }
 
 impl<'a> Clock<'a> {
-    /// Starts timing now.
-    pub fn new(limits: &Limits, side: Player, overhead_ms: u64, stop: &'a AtomicBool) -> Self {
+    /// Starts timing now; `expected_moves` as for [`budget`].
+    pub fn new(
+        limits: &Limits,
+        side: Player,
+        overhead_ms: u64,
+        expected_moves: u64,
+        stop: &'a AtomicBool,
+    ) -> Self {
         Clock {
             start: Instant::now(),
             stop,
-            budget: budget(limits, side, overhead_ms),
+            budget: budget(limits, side, overhead_ms, expected_moves),
             node_limit: if limits.infinite { None } else { limits.nodes },
         }
     }
@@ -163,27 +178,35 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        let b = budget(&limits, Player::One, 30).unwrap();
+        let b = budget(&limits, Player::One, 30, DEFAULT_MOVES_TO_GO).unwrap();
         assert_eq!((b.soft_ms, b.hard_ms), (970, 970));
         let tiny = Limits {
             movetime: Some(5),
             ..Limits::default()
         };
         assert_eq!(
-            budget(&tiny, Player::One, 30).unwrap().hard_ms,
+            budget(&tiny, Player::One, 30, DEFAULT_MOVES_TO_GO)
+                .unwrap()
+                .hard_ms,
             MIN_BUDGET_MS
         );
     }
 
     #[test]
     fn no_time_limit_means_no_budget() {
-        assert_eq!(budget(&Limits::default(), Player::One, 10), None);
+        assert_eq!(
+            budget(&Limits::default(), Player::One, 10, DEFAULT_MOVES_TO_GO),
+            None
+        );
         let infinite = Limits {
             movetime: Some(100),
             infinite: true,
             ..Limits::default()
         };
-        assert_eq!(budget(&infinite, Player::Two, 10), None);
+        assert_eq!(
+            budget(&infinite, Player::Two, 10, DEFAULT_MOVES_TO_GO),
+            None
+        );
     }
 
     #[test]
@@ -196,10 +219,10 @@ mod tests {
             }),
             ..Limits::default()
         };
-        let one = budget(&limits, Player::One, 0).unwrap();
+        let one = budget(&limits, Player::One, 0, DEFAULT_MOVES_TO_GO).unwrap();
         assert_eq!(one.soft_ms, 60_000 / DEFAULT_MOVES_TO_GO);
         assert_eq!(one.hard_ms, 3 * 60_000 / DEFAULT_MOVES_TO_GO);
-        let two = budget(&limits, Player::Two, 0).unwrap();
+        let two = budget(&limits, Player::Two, 0, DEFAULT_MOVES_TO_GO).unwrap();
         // (1000 + 24 x 500) / 25 = 520, capped at half the remaining time.
         assert_eq!(two.soft_ms, 500);
         assert_eq!(two.hard_ms, 500);
@@ -244,6 +267,25 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_is_shared_among_the_moves_the_game_is_expected_to_last() {
+        let clock = |movestogo| Limits {
+            clock: Some(GoClock {
+                time: [60_000, 60_000],
+                inc: [0, 0],
+                movestogo,
+            }),
+            ..Limits::default()
+        };
+        let soft =
+            |limits: &Limits, expected| budget(limits, Player::One, 0, expected).unwrap().soft_ms;
+        assert_eq!(soft(&clock(None), 17), 60_000 / 17);
+        // A time control further away than the game's end: the game's guess.
+        assert_eq!(soft(&clock(Some(40)), 17), 60_000 / 17);
+        // A nearer one: movestogo.
+        assert_eq!(soft(&clock(Some(10)), 17), 60_000 / 10);
+    }
+
+    #[test]
     fn movetime_and_clock_take_the_tighter() {
         let limits = Limits {
             movetime: Some(100),
@@ -254,7 +296,12 @@ mod tests {
             }),
             ..Limits::default()
         };
-        assert_eq!(budget(&limits, Player::One, 0).unwrap().hard_ms, 100);
+        assert_eq!(
+            budget(&limits, Player::One, 0, DEFAULT_MOVES_TO_GO)
+                .unwrap()
+                .hard_ms,
+            100
+        );
     }
 
     #[test]
@@ -275,7 +322,7 @@ mod tests {
             movetime: Some(100),
             ..Limits::default()
         };
-        let b = budget(&limits, Player::One, 10).unwrap();
+        let b = budget(&limits, Player::One, 10, DEFAULT_MOVES_TO_GO).unwrap();
         assert!(b.use_all);
         assert!(
             worth_next_iteration(&b, 60, 50),
@@ -290,6 +337,10 @@ mod tests {
             }),
             ..limits
         };
-        assert!(!budget(&with_clock, Player::One, 10).unwrap().use_all);
+        assert!(
+            !budget(&with_clock, Player::One, 10, DEFAULT_MOVES_TO_GO)
+                .unwrap()
+                .use_all
+        );
     }
 }
