@@ -315,6 +315,35 @@ fn an_engine_that_exits_while_its_child_holds_its_output_crashes() {
 }
 
 #[test]
+fn an_engine_that_exits_while_its_child_answers_quickly_crashes() {
+    // The started process exits after two moves and its child answers every later `go` within
+    // 10 ms: the exit was noticed only after 25 ms without a line, so these games went on as
+    // if nothing had happened.
+    let (recs, _, _) = faulty_match("detached", &["detach-after=2"], &[]);
+    for r in &recs {
+        assert_forfeit(r, "crash", "bad");
+    }
+}
+
+#[test]
+fn a_ponder_move_after_bestmove_is_ignored_and_other_extra_words_lose() {
+    let (recs, out, _) = faulty_match("ponder", &["ponder"], &[]);
+    assert!(recs.iter().all(|r| r["reason"] == "normal"), "{recs:?}");
+    assert_eq!(
+        summary(&out)["forfeits"].as_object().map(|f| f.len()),
+        Some(0)
+    );
+    let (recs, _, _) = faulty_match("extra-token", &["extra-token-after=1"], &[]);
+    for r in &recs {
+        assert_forfeit(r, "protocol-error", "bad");
+        assert!(
+            r["detail"].as_str().unwrap().contains("exactly one move"),
+            "{r}"
+        );
+    }
+}
+
+#[test]
 fn hang_on_go_loses_on_time() {
     let (recs, _, _) = faulty_match(
         "hang-go",
@@ -589,10 +618,11 @@ fn resume_reaches_the_same_totals() {
 fn shards_merge_into_the_unsharded_report() {
     let dir = scratch("shards");
     let cmd = format!("cmd={}", mock(&dir, &[]));
-    let run = |extra: &[&str]| {
+    // The match (or a shard of it) in `game` from `openings`.
+    let play = |game: &str, openings: &str, extra: &[&str]| {
         let mut args = vec![
             "--game",
-            "avalam",
+            game,
             "--engine",
             "name=a",
             &cmd,
@@ -604,7 +634,7 @@ fn shards_merge_into_the_unsharded_report() {
             "--tc",
             "depth=1",
             "--openings",
-            "random-plies=2",
+            openings,
             "--seed",
             "3",
             "--json",
@@ -614,6 +644,7 @@ fn shards_merge_into_the_unsharded_report() {
         assert!(out.status.success(), "{}", stderr(&out));
         out
     };
+    let run = |extra: &[&str]| play("avalam", "random-plies=2", extra);
     let whole = run(&["--out", "whole.jsonl"]);
     run(&["--shard", "1/2", "--out", "s1.jsonl"]);
     run(&["--shard", "2/2", "--out", "s2.jsonl"]);
@@ -656,6 +687,92 @@ fn shards_merge_into_the_unsharded_report() {
         stderr(&partial)
     );
     assert!(!stderr(&merged).contains("of the match's"));
+
+    // Shards of another game, or of other openings, are not part of this match.
+    let refused = |shard: &str, why: &str| {
+        let out = referee(&dir, &["merge", "s1.jsonl", shard, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{shard}: {}", stderr(&out));
+        assert!(stderr(&out).contains(why), "{shard}: {}", stderr(&out));
+    };
+    let other = |file: &str, game: &str, openings: &str| {
+        play(game, openings, &["--shard", "2/2", "--out", file]);
+    };
+    other("awale.jsonl", "awale", "random-plies=2");
+    refused(
+        "awale.jsonl",
+        "game 0 is avalam (standard), game 2 is awale",
+    );
+    other("none.jsonl", "avalam", "none");
+    refused(
+        "none.jsonl",
+        "openings 'random-plies=2' and, in game 2, 'none'",
+    );
+}
+
+#[test]
+fn two_runs_never_write_one_file() {
+    let dir = scratch("lock");
+    let slow = format!("cmd={}", mock(&dir, &["slow-after=0"]));
+    let args = |resume: bool| {
+        let mut args = vec![
+            "--game",
+            "awale",
+            "--engine",
+            "name=a",
+            &slow,
+            "--engine",
+            "name=b",
+            &slow,
+            "--games",
+            "2",
+            "--tc",
+            "depth=1",
+            "--out",
+            "games.jsonl",
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let mut first = Command::new(REFEREE)
+        .args(args(false))
+        .args(["--log-dir", "logs"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first run holds the file from its start, before any game is recorded in it.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !dir.join("games.jsonl").exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the first run never opened its file"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for resume in [false, true] {
+        // Refused before it starts an engine.
+        let second = Command::new(REFEREE)
+            .args(args(resume))
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(second.status.code(), Some(1));
+        let err = stderr(&second);
+        assert!(
+            err.contains("being written by another referee run"),
+            "{err}"
+        );
+    }
+    // SAFETY: sending a signal to our own child.
+    unsafe {
+        libc::kill(first.id() as i32, libc::SIGINT);
+    }
+    assert_eq!(first.wait().unwrap().code(), Some(130));
+    assert_all_gone(&dir);
 }
 
 #[test]

@@ -21,6 +21,8 @@ use super::signal;
 const MAX_LINE: u64 = 64 * 1024;
 /// How often a wait wakes up to look at the Ctrl-C flag.
 const POLL: Duration = Duration::from_millis(25);
+/// Lines read this long after an engine's exit was seen still count: it wrote them before.
+const EXIT_GRACE: Duration = Duration::from_millis(100);
 
 /// What went wrong with an engine, classified as the records need it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -75,6 +77,8 @@ pub struct Engine {
     events: Receiver<Event>,
     log: Option<File>,
     reaped: bool,
+    /// When the process was first seen to have exited (see [`Engine::read_line`]).
+    exit_seen: Option<Instant>,
     /// What the handshake told.
     pub identity: Identity,
 }
@@ -242,6 +246,7 @@ impl Engine {
             events,
             log,
             reaped: false,
+            exit_seen: None,
             identity: Identity::default(),
         })
     }
@@ -309,6 +314,12 @@ impl Engine {
     }
 
     /// The next line, or an error at `deadline`, at end of output, or on Ctrl-C.
+    ///
+    /// An engine that exited while a process it started still holds its output open sends no
+    /// end of output: its exit says it. The exit is looked for whenever a line arrives and
+    /// whenever none has for a while; lines read up to [`EXIT_GRACE`] after it was seen (written
+    /// just before it) are still delivered, and any later one is the started process talking:
+    /// the engine has crashed, however quickly that process answers.
     pub fn read_line(
         &mut self,
         deadline: Instant,
@@ -319,35 +330,48 @@ impl Engine {
                 return Err(EngineError::Interrupted);
             }
             let now = Instant::now();
-            if now >= deadline {
+            let event = if now >= deadline {
                 // A line may have arrived just in time while we were not looking.
-                if let Ok(Event::Line(line, at)) = self.events.try_recv() {
+                match self.events.try_recv() {
+                    Ok(event) => Ok(event),
+                    Err(_) if self.exited_since().is_some() => {
+                        return Err(self.exited_while(waiting_for));
+                    }
+                    Err(_) => {
+                        return Err(EngineError::Timeout(format!(
+                            "sent no {waiting_for} in time"
+                        )));
+                    }
+                }
+            } else {
+                self.events.recv_timeout((deadline - now).min(POLL))
+            };
+            let exited_since = self.exited_since();
+            match event {
+                Ok(Event::Line(line, at)) => {
+                    if exited_since.is_some_and(|seen| at > seen + EXIT_GRACE) {
+                        return Err(self.exited_while(waiting_for));
+                    }
                     return Ok((line, at));
                 }
-                return Err(EngineError::Timeout(format!(
-                    "sent no {waiting_for} in time"
-                )));
-            }
-            match self.events.recv_timeout((deadline - now).min(POLL)) {
-                Ok(Event::Line(line, at)) => return Ok((line, at)),
                 Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     return Err(self.exited_while(waiting_for));
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    // An engine that exited while a process it started still holds its output
-                    // open sends no end of output: its exit says it. Lines it wrote just before
-                    // are given a moment to arrive.
-                    if !self.reaped && self.has_exited() {
-                        if let Ok(Event::Line(line, at)) =
-                            self.events.recv_timeout(Duration::from_millis(100))
-                        {
-                            return Ok((line, at));
-                        }
+                    if exited_since.is_some_and(|seen| Instant::now() > seen + EXIT_GRACE) {
                         return Err(self.exited_while(waiting_for));
                     }
                 }
             }
         }
+    }
+
+    /// When the referee first saw that the process had exited, if it has.
+    fn exited_since(&mut self) -> Option<Instant> {
+        if self.exit_seen.is_none() && !self.reaped && self.has_exited() {
+            self.exit_seen = Some(Instant::now());
+        }
+        self.exit_seen
     }
 
     /// Throws away lines the engine sent unasked (late `info` lines), noticing an exit and a
@@ -446,13 +470,15 @@ impl Engine {
                 None | Some("info") => {}
                 Some("bestmove") if at < asked => return Err(unasked_bestmove(&line)),
                 Some("bestmove") => {
-                    return match (words.next(), words.next()) {
-                        (Some(mv), None) => Ok(BestMove {
+                    let rest: Vec<&str> = words.collect();
+                    // UCI engines name the reply they expect after it: that move is ignored.
+                    return match rest.as_slice() {
+                        [mv] | [mv, "ponder", _] => Ok(BestMove {
                             text: mv.to_string(),
                             at,
                         }),
                         _ => Err(EngineError::Protocol(format!(
-                            "sent '{}': bestmove takes exactly one move",
+                            "sent '{}': bestmove takes exactly one move (and optionally 'ponder <move>')",
                             crate::game::shorten(&line)
                         ))),
                     };

@@ -221,6 +221,27 @@ impl Openings {
         })
     }
 
+    /// What the openings are, the same on every machine (a book by its contents and order,
+    /// not its path): the records keep it, so that a merge refuses shards of other openings.
+    pub fn describe(&self) -> String {
+        match &self.source {
+            OpeningSource::None => "none".to_string(),
+            OpeningSource::RandomPlies(n) => format!("random-plies={n}"),
+            OpeningSource::File(_) => {
+                // FNV-1a over the openings as parsed, so comments and spacing do not count.
+                let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+                for opening in &self.book {
+                    let text = format!("{} moves {}\n", opening.start, opening.moves.join(" "));
+                    for byte in text.bytes() {
+                        hash = (hash ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3);
+                    }
+                }
+                let order = if self.shuffle { "shuffled" } else { "in order" };
+                format!("book of {} ({hash:016x}), {order}", self.book.len())
+            }
+        }
+    }
+
     /// How many openings the book holds (`None` when they are not read from a file).
     pub fn book_len(&self) -> Option<usize> {
         matches!(self.source, OpeningSource::File(_)).then_some(self.book.len())

@@ -83,6 +83,9 @@ pub struct GameRecord {
     pub conditions: String,
     /// The number of games of the whole match (all shards together).
     pub match_games: u64,
+    /// The match's openings (see `Openings::describe`); absent from records of older versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<String>,
 }
 
 impl GameRecord {
@@ -113,14 +116,32 @@ pub struct RecordWriter {
 }
 
 impl RecordWriter {
-    /// Opens `path` for appending, creating it.
+    /// Opens `path` for appending, creating it, and locks it for as long as the writer lives:
+    /// two runs appending to one file would record every game twice.
     pub fn open(path: &Path) -> Result<RecordWriter> {
+        use std::os::fd::AsRawFd;
         let file = File::options()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open {} for writing", path.display()))?;
+        // SAFETY: flock only reads the descriptor, which `file` keeps open.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let error = std::io::Error::last_os_error();
+            if error.kind() == std::io::ErrorKind::WouldBlock {
+                bail!(
+                    "{} is being written by another referee run: wait for it to end, or choose another --out",
+                    path.display()
+                );
+            }
+            bail!("cannot lock {}: {error}", path.display());
+        }
         Ok(RecordWriter { file })
+    }
+
+    /// Whether the file already holds something (games of an earlier run).
+    pub fn is_empty(&self) -> Result<bool> {
+        Ok(self.file.metadata()?.len() == 0)
     }
 
     /// Appends one record as one line with a single write, so lines never interleave.
@@ -163,10 +184,40 @@ pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, u64)> {
     Ok((records, valid))
 }
 
-/// Checks that records come from one match: the same engines and no game twice.
+/// Checks that records come from one match: the same engines, game, variant, conditions and
+/// openings (where the records name them), the same opening for both games of a pair, and no
+/// game twice.
 pub fn check_consistent(records: &[GameRecord]) -> Result<()> {
     let mut seen = std::collections::HashSet::new();
+    let mut pairs = std::collections::HashMap::new();
+    let openings = records.iter().find_map(|r| r.openings.as_ref());
     for record in records {
+        if (&record.rules, &record.variant) != (&records[0].rules, &records[0].variant) {
+            bail!(
+                "the records mix matches: game {} is {} ({}), game {} is {} ({})",
+                records[0].game,
+                records[0].rules,
+                records[0].variant,
+                record.game,
+                record.rules,
+                record.variant
+            );
+        }
+        if let (Some(first), Some(this)) = (openings, &record.openings)
+            && first != this
+        {
+            bail!(
+                "the records mix matches: openings '{first}' and, in game {}, '{this}'",
+                record.game
+            );
+        }
+        let opening = (&record.start, &record.opening);
+        if *pairs.entry(record.pair).or_insert(opening) != opening {
+            bail!(
+                "the records mix matches: the games of pair {} start from different openings",
+                record.pair
+            );
+        }
         if record.engines != records[0].engines {
             bail!(
                 "the records mix matches: engines {:?} and {:?}",

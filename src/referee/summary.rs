@@ -293,6 +293,7 @@ impl Summary {
             (Some(e), None) => {
                 format!("{e:+.1} (no error bar yet: too few pairs, or all with the same result)")
             }
+            _ if self.games == 0 => "n/a (no games)".to_string(),
             _ => "n/a (one side scored everything or nothing)".to_string(),
         };
         let _ = writeln!(out, "Elo {a} - {b}: {elo}");
@@ -393,6 +394,7 @@ mod tests {
             seed: 0,
             conditions: String::new(),
             match_games: 0,
+            openings: None,
         }
     }
 
@@ -415,6 +417,9 @@ mod tests {
         ];
         let s = summarize(&names, &two_pairs, None);
         assert!(s.elo_error.is_some_and(|e| e > 0.0), "{:?}", s.elo_error);
+        // An empty shard: no games, not a lopsided result.
+        let table = summarize(&names, &[], None).table();
+        assert!(table.contains("Elo a - b: n/a (no games)"), "{table}");
     }
 
     #[test]

@@ -190,8 +190,10 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
     }
 
     let mut records = Vec::new();
-    if let Some(out) = &config.out {
-        let exists = std::fs::metadata(out).is_ok_and(|m| m.len() > 0);
+    // Opened (and locked) before it is read, so that no other run can start on it meanwhile.
+    let mut writer = config.out.as_deref().map(RecordWriter::open).transpose()?;
+    if let (Some(out), Some(writer)) = (&config.out, &writer) {
+        let exists = !writer.is_empty()?;
         if exists && !config.resume {
             bail!(
                 "{} already holds games: pass --resume to continue that match, or choose another --out",
@@ -204,7 +206,6 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
     } else if config.resume {
         bail!("--resume needs --out FILE (the records to continue)");
     }
-    let mut writer = config.out.as_deref().map(RecordWriter::open).transpose()?;
 
     let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
     let jobs: Vec<Job> = (0..pairs)
@@ -492,6 +493,7 @@ fn play_jobs<G: Game>(
                 seed: settings.seed,
                 conditions: config.conditions(),
                 match_games: config.games,
+                openings: Some(openings.describe()),
             };
             if tx.send(Message::Record(Box::new(record))).is_err() {
                 return;

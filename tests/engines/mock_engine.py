@@ -195,6 +195,12 @@ def main():
         sys.exit(1)
     if has("ignore-quit"):
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if has("detach-after"):
+        # The started process forks: the parent only waits, and the child plays. After its
+        # n-th bestmove the child ends the parent and plays on, as a launcher script that
+        # exits and leaves the real engine on the same pipes would.
+        if os.fork() != 0:
+            hang()
     if has("spawn-child"):
         child = subprocess.Popen(["sleep", "600"])
         if pidfile:
@@ -280,6 +286,12 @@ def main():
                 hang()
             if after("slow-after", done):
                 time.sleep(2)
+            if after("detach-after", done):
+                if done == faults["detach-after"]:
+                    os.kill(os.getppid(), signal.SIGKILL)
+                # Quick answers, under the referee's 25 ms poll, but spread past its 100 ms
+                # grace for lines written before an exit.
+                time.sleep(0.01)
             out("info depth 1 nodes 1")
             if has("long-info"):
                 out("info depth 1 nodes 1 pv" + " a" * 100_000)
@@ -297,6 +309,10 @@ def main():
                 out("bestmove none")
             else:
                 line = "bestmove " + name_of(rng.choice(legal))
+                if has("ponder"):
+                    line += " ponder " + name_of(legal[0])
+                if after("extra-token-after", done):
+                    line += " " + name_of(legal[0])
                 if after("two-bestmoves-after", done):
                     # One write, so that the second line is there before the referee's next
                     # go (one that comes after it cannot be told from the answer).
