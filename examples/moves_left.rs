@@ -33,10 +33,7 @@ fn plies_left<G: SearchGame>(
         let (_, mut game): (_, History<G>) =
             common::play_game(start, Settings::default(), Settings::default(), &limits);
         for left in 0.. {
-            table
-                .entry(amount(game.position()))
-                .or_default()
-                .push(left);
+            table.entry(amount(game.position())).or_default().push(left);
             if !game.undo() {
                 break;
             }

@@ -112,6 +112,23 @@ fn huge_lines_binary_bytes_and_invalid_utf8_are_rejected() {
 }
 
 #[test]
+fn a_byte_order_mark_starts_the_input_and_is_shown_elsewhere() {
+    let mut pion = Pion::start();
+    // A script saved as "UTF-8 with BOM": its first command still counts.
+    pion.send_bytes(b"\xEF\xBB\xBFnewgame awale\n");
+    assert_eq!(pion.ask("status"), "status playing turn 1 score 24 24");
+    assert!(pion.ask("show").starts_with("board awale"));
+    pion.recv_until("position");
+    // Anywhere else it is part of the token, and the error shows it.
+    pion.send_bytes(b"\xEF\xBB\xBFstatus\n");
+    let reply = pion.recv();
+    assert!(
+        reply.starts_with("error unknown command '\\u{feff}status'"),
+        "{reply}"
+    );
+}
+
+#[test]
 fn whitespace_and_empty_lines_are_ignored() {
     let mut pion = Pion::start();
     pion.send("");

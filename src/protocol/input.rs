@@ -16,11 +16,16 @@ pub enum Line {
     NotUtf8,
 }
 
-/// An iterator over the lines of a reader, each at most `max` bytes kept.
+/// The UTF-8 byte order mark some editors put at the start of a file ("UTF-8 with BOM").
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// An iterator over the lines of a reader, each at most `max` bytes kept. A byte order mark
+/// at the very start of the input is skipped, so that a script saved with one works.
 pub struct LineReader<R> {
     inner: R,
     max: usize,
     done: bool,
+    first: bool,
 }
 
 impl<R: BufRead> LineReader<R> {
@@ -30,6 +35,7 @@ impl<R: BufRead> LineReader<R> {
             inner,
             max,
             done: false,
+            first: true,
         }
     }
 
@@ -69,6 +75,9 @@ impl<R: BufRead> LineReader<R> {
         if line.last() == Some(&b'\r') {
             line.pop();
         }
+        if std::mem::take(&mut self.first) && line.starts_with(BOM) {
+            line.drain(..BOM.len());
+        }
         Ok(Some(match String::from_utf8(line) {
             Ok(text) => Line::Text(text),
             Err(_) => Line::NotUtf8,
@@ -106,6 +115,18 @@ mod tests {
                 Line::Text("c".into())
             ]
         );
+    }
+
+    #[test]
+    fn skips_a_byte_order_mark_at_the_start_only() {
+        assert_eq!(
+            lines(b"\xEF\xBB\xBFnewgame\n\xEF\xBB\xBFshow\n", 100),
+            vec![
+                Line::Text("newgame".into()),
+                Line::Text("\u{feff}show".into())
+            ]
+        );
+        assert_eq!(lines(b"\xEF\xBB\xBF", 100), vec![Line::Text(String::new())]);
     }
 
     #[test]

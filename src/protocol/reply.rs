@@ -94,11 +94,15 @@ pub struct Status {
     pub reason: Option<&'static str>,
 }
 
-/// Writes text with control characters escaped, so that any message stays on one line.
+/// Writes text with control characters escaped, so that any message stays on one line, and
+/// invisible ones (a byte order mark, zero-width spaces, direction marks), so that an error
+/// shows what was really typed.
 fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| {
-            if c.is_control() {
+            let invisible = matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2069}' | '\u{feff}');
+            if c.is_control() || invisible {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
@@ -253,6 +257,10 @@ mod tests {
         assert_eq!(
             Reply::Error("bad\nline\u{0}".into()).to_string(),
             "error bad\\nline\\u{0}"
+        );
+        assert_eq!(
+            Reply::Error("unknown command '\u{feff}go\u{200b}'".into()).to_string(),
+            "error unknown command '\\u{feff}go\\u{200b}'"
         );
     }
 }
