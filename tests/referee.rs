@@ -344,6 +344,44 @@ fn a_ponder_move_after_bestmove_is_ignored_and_other_extra_words_lose() {
 }
 
 #[test]
+fn logs_keep_the_last_info_line_of_each_search_unless_asked_for_all() {
+    for (all, expected) in [(false, vec![5]), (true, vec![1, 2, 3, 4, 5])] {
+        let dir = scratch(&format!("log-info-{all}"));
+        let cmd = format!("cmd={}", mock(&dir, &["deepening"]));
+        let mut args = vec![
+            "--game", "awale", "--engine", "name=a", &cmd, "--engine", "name=b", &cmd, "--games",
+            "2", "--tc", "depth=1",
+        ];
+        if all {
+            args.push("--log-all-info");
+        }
+        let out = referee(&dir, &args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let log = std::fs::read_to_string(dir.join("logs/a.0.log")).unwrap();
+        let lines: Vec<&str> = log.lines().collect();
+        let mut searches = 0;
+        for (i, line) in lines.iter().enumerate() {
+            if !line.contains(" < bestmove ") {
+                continue;
+            }
+            searches += 1;
+            // The info lines read since the last line of another kind, in order.
+            let depths: Vec<u32> = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| l.contains(" < info "))
+                .map(|l| l.split_whitespace().nth(4).unwrap().parse().unwrap())
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            assert_eq!(depths, expected, "all {all}: before line {i} of {log}");
+        }
+        assert!(searches > 10, "{log}");
+    }
+}
+
+#[test]
 fn hang_on_go_loses_on_time() {
     let (recs, _, _) = faulty_match(
         "hang-go",

@@ -151,6 +151,12 @@ struct Cli {
     /// worker. Example: --log-dir /tmp/logs
     #[arg(long, value_name = "DIR", default_value = "logs")]
     log_dir: PathBuf,
+
+    /// Log every `info` line the engines send. By default only the last one before each other
+    /// line is logged (the final report of each search), which keeps the logs of a long match
+    /// small. Example: --log-all-info
+    #[arg(long)]
+    log_all_info: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -316,6 +322,7 @@ fn main() -> ExitCode {
         out: cli.out.clone(),
         resume: cli.resume,
         log_dir: cli.log_dir.clone(),
+        log_all_info: cli.log_all_info,
     };
 
     signal::install();

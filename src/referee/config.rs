@@ -344,6 +344,8 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Directory of the per-engine logs (stderr and protocol traffic).
     pub log_dir: PathBuf,
+    /// Whether every `info` line goes to the logs, not only the last before each other line.
+    pub log_all_info: bool,
 }
 
 impl MatchConfig {

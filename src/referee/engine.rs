@@ -130,12 +130,19 @@ fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<bool
     Some(cut)
 }
 
-fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>) {
+/// Reads the engine's stdout into events, logging each line; unless `all_info`, an `info` line
+/// is logged only when the next line of another kind comes (or the output ends), and only if
+/// no later `info` line came first: a search's last report, not the hundreds before it.
+fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>, all_info: bool) {
     let mut reader = BufReader::new(stdout);
     let mut buf = Vec::new();
+    let mut held: Option<String> = None;
     loop {
         match read_capped_line(&mut reader, &mut buf) {
             None => {
+                if let (Some(log), Some(info)) = (log.as_mut(), held.take()) {
+                    let _ = log.write_all(info.as_bytes());
+                }
                 let _ = tx.send(Event::Eof);
                 return;
             }
@@ -146,7 +153,13 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>)
                     .to_string();
                 if let Some(log) = log.as_mut() {
                     let note = if cut { " [line cut at 64 KiB]" } else { "" };
-                    let _ = log.write_all(format!("{} < {line}{note}\n", stamp(at)).as_bytes());
+                    let entry = format!("{} < {line}{note}\n", stamp(at));
+                    if !all_info && line.split_whitespace().next() == Some("info") {
+                        held = Some(entry);
+                    } else {
+                        let entry = held.take().unwrap_or_default() + &entry;
+                        let _ = log.write_all(entry.as_bytes());
+                    }
                 }
                 if tx.send(Event::Line(line, at)).is_err() {
                     return;
@@ -174,9 +187,14 @@ fn copy_stderr(stderr: std::process::ChildStderr, mut log: File) {
 }
 
 impl Engine {
-    /// Starts the program of `spec` in its own process group, stderr appended to `log_path`.
-    /// Only a failure to start the program at all is an error here; the handshake is separate.
-    pub fn spawn(spec: &EngineSpec, log_path: &Path) -> Result<Engine, EngineError> {
+    /// Starts the program of `spec` in its own process group, stderr and the protocol traffic
+    /// appended to `log_path` (its `info` lines all with `all_info`, otherwise the last before
+    /// each other line, see `read_lines`). Only a failure to start the program at all is an error here; the handshake is separate.
+    pub fn spawn(
+        spec: &EngineSpec,
+        log_path: &Path,
+        all_info: bool,
+    ) -> Result<Engine, EngineError> {
         let log = open_log(log_path)?;
         let stderr_log = log
             .try_clone()
@@ -226,7 +244,7 @@ impl Engine {
         let reader_log = log.try_clone().ok();
         thread::Builder::new()
             .name(format!("{}-stdout", spec.name))
-            .spawn(move || read_lines(stdout, tx, reader_log))
+            .spawn(move || read_lines(stdout, tx, reader_log, all_info))
             .map_err(|e| EngineError::Spawn(format!("cannot start a reader thread: {e}")))?;
         let mut log = Some(log);
         if let Some(log) = log.as_mut() {

@@ -20,6 +20,8 @@ pub struct StartSettings {
     pub isready_timeout: Duration,
     /// Grace after `quit` before the process group is killed.
     pub quit_timeout: Duration,
+    /// Whether every `info` line is logged (see [`Engine::spawn`]).
+    pub log_all_info: bool,
 }
 
 /// One engine of the match, as one worker runs it.
@@ -49,7 +51,7 @@ impl Seat {
     pub fn start(&mut self) -> Result<&mut Engine, EngineError> {
         if self.engine.is_none() {
             self.starts += 1;
-            let mut engine = Engine::spawn(&self.spec, &self.log)?;
+            let mut engine = Engine::spawn(&self.spec, &self.log, self.settings.log_all_info)?;
             let configured = self.configure(&mut engine);
             if let Err(error) = configured {
                 engine.kill();

@@ -376,6 +376,7 @@ fn worker<G: Game>(
         startup_timeout: config.startup_timeout,
         isready_timeout: config.isready_timeout,
         quit_timeout: config.quit_timeout,
+        log_all_info: config.log_all_info,
     };
     let mut seats = config.engines.clone().map(|spec| {
         let log = log_path(&config.log_dir, &spec.name, w);

@@ -293,6 +293,9 @@ def main():
                 # grace for lines written before an exit.
                 time.sleep(0.01)
             out("info depth 1 nodes 1")
+            if has("deepening"):
+                for depth in range(2, 6):
+                    out("info depth %d nodes %d" % (depth, 10 ** depth))
             if has("long-info"):
                 out("info depth 1 nodes 1 pv" + " a" * 100_000)
             if after("illegal-after", done):
