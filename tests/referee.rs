@@ -1200,6 +1200,10 @@ fn sigterm_to_the_referee_and_its_engines_records_no_forfeit() {
             "1000",
             "--tc",
             "movetime=20",
+            // Only the signal may end a game early: a loaded machine (the tests run side by
+            // side) must not make a late answer a time forfeit here.
+            "--timemargin",
+            "2000",
             "--concurrency",
             "2",
             "--out",

@@ -100,6 +100,23 @@ fn open_log(path: &Path) -> Result<File, EngineError> {
         .map_err(|e| EngineError::Spawn(format!("cannot open log {}: {e}", path.display())))
 }
 
+/// An engine's stdout that remembers when it last delivered bytes. A line is stamped with the
+/// time of the read that brought its end, not with the time the reader thread got round to it:
+/// two lines that came in one write are stamped alike, however late the thread looks at the
+/// second (a `bestmove` sent twice for one `go` must not pass for the answer to the next).
+struct TimedRead<R> {
+    inner: R,
+    last_read: Instant,
+}
+
+impl<R: Read> Read for TimedRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.last_read = Instant::now();
+        Ok(n)
+    }
+}
+
 /// Reads one line into `buf`, keeping its first [`MAX_LINE`] bytes: the rest of a longer line
 /// is read and dropped, so that it never comes back as lines of its own. `None` at the end of
 /// the output; otherwise whether the line was cut.
@@ -134,7 +151,10 @@ fn read_capped_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<bool
 /// is logged only when the next line of another kind comes (or the output ends), and only if
 /// no later `info` line came first: a search's last report, not the hundreds before it.
 fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>, all_info: bool) {
-    let mut reader = BufReader::new(stdout);
+    let mut reader = BufReader::new(TimedRead {
+        inner: stdout,
+        last_read: Instant::now(),
+    });
     let mut buf = Vec::new();
     let mut held: Option<String> = None;
     loop {
@@ -147,7 +167,7 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>,
                 return;
             }
             Some(cut) => {
-                let at = Instant::now();
+                let at = reader.get_ref().last_read;
                 let line = String::from_utf8_lossy(&buf)
                     .trim_end_matches(['\n', '\r'])
                     .to_string();

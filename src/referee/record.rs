@@ -117,7 +117,9 @@ pub struct RecordWriter {
 
 impl RecordWriter {
     /// Opens `path` for appending, creating it, and locks it for as long as the writer lives:
-    /// two runs appending to one file would record every game twice.
+    /// two runs appending to one file would record every game twice. Only a regular file is
+    /// locked (`/dev/null` or a pipe may serve several runs), and a file system that cannot
+    /// lock (some network ones) gets a warning, not a refusal.
     pub fn open(path: &Path) -> Result<RecordWriter> {
         use std::os::fd::AsRawFd;
         let file = File::options()
@@ -125,8 +127,9 @@ impl RecordWriter {
             .append(true)
             .open(path)
             .with_context(|| format!("cannot open {} for writing", path.display()))?;
+        let regular = file.metadata().is_ok_and(|m| m.is_file());
         // SAFETY: flock only reads the descriptor, which `file` keeps open.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        if regular && unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
             let error = std::io::Error::last_os_error();
             if error.kind() == std::io::ErrorKind::WouldBlock {
                 bail!(
@@ -134,7 +137,10 @@ impl RecordWriter {
                     path.display()
                 );
             }
-            bail!("cannot lock {}: {error}", path.display());
+            eprintln!(
+                "referee: warning: cannot lock {} ({error}): make sure no other run writes to it",
+                path.display()
+            );
         }
         Ok(RecordWriter { file })
     }
