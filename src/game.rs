@@ -187,9 +187,19 @@ impl<M: Copy + fmt::Debug, const N: usize> fmt::Debug for MoveList<M, N> {
 }
 
 /// Keeps error messages one short line even for huge inputs: at most 40 characters of the
-/// input, with control characters (a newline, a NUL) escaped so the message stays on one line.
+/// input, with control characters (a newline, a NUL) escaped so the message stays on one line,
+/// and invisible ones escaped so that it shows them ([`is_hidden`]).
 pub fn shorten(text: &str) -> String {
     shorten_to(text, 40)
+}
+
+/// Whether a character is escaped in messages: control characters, which would break the line,
+/// and invisible ones (a byte order mark, zero-width spaces, direction marks, soft hyphens),
+/// which would hide what was really sent.
+pub fn is_hidden(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}' | '\u{feff}')
 }
 
 /// [`shorten`] with another length limit, in characters.
@@ -200,7 +210,7 @@ pub fn shorten_to(text: &str, limit: usize) -> String {
             out.push_str("...");
             break;
         }
-        if c.is_control() {
+        if is_hidden(c) {
             out.extend(c.escape_default());
         } else {
             out.push(c);

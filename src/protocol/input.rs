@@ -69,13 +69,14 @@ impl<R: BufRead> LineReader<R> {
                 break;
             }
         }
+        let first = std::mem::take(&mut self.first);
         if too_long {
             return Ok(Some(Line::TooLong));
         }
         if line.last() == Some(&b'\r') {
             line.pop();
         }
-        if std::mem::take(&mut self.first) && line.starts_with(BOM) {
+        if first && line.starts_with(BOM) {
             line.drain(..BOM.len());
         }
         Ok(Some(match String::from_utf8(line) {
@@ -127,6 +128,11 @@ mod tests {
             ]
         );
         assert_eq!(lines(b"\xEF\xBB\xBF", 100), vec![Line::Text(String::new())]);
+        // Not after a first line that was too long either.
+        assert_eq!(
+            lines(b"0123456789\n\xEF\xBB\xBFshow\n", 8),
+            vec![Line::TooLong, Line::Text("\u{feff}show".into())]
+        );
     }
 
     #[test]

@@ -94,15 +94,12 @@ pub struct Status {
     pub reason: Option<&'static str>,
 }
 
-/// Writes text with control characters escaped, so that any message stays on one line, and
-/// invisible ones (a byte order mark, zero-width spaces, direction marks), so that an error
-/// shows what was really typed.
+/// Writes text with control and invisible characters escaped ([`crate::game::is_hidden`]), so
+/// that any message stays on one line and shows what was really typed.
 fn one_line(text: &str) -> String {
     text.chars()
         .map(|c| {
-            let invisible = matches!(c, '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{2069}' | '\u{feff}');
-            if c.is_control() || invisible {
+            if crate::game::is_hidden(c) {
                 c.escape_default().to_string()
             } else {
                 c.to_string()
