@@ -206,6 +206,19 @@ fn usage(keyword: &str) -> &'static str {
     }
 }
 
+/// The board and side a `position` line gave before the parser stopped at `at`, when it gave
+/// exactly those (not `startpos`).
+fn position_start<'a>(args: &'a str, at: &str) -> Option<(&'a str, &'a str)> {
+    let given: Vec<&str> = args[..args.len() - at.len()]
+        .split([' ', '\t'])
+        .filter(|t| !t.is_empty())
+        .collect();
+    match given.as_slice() {
+        ["fen", board, side] | [board, side] if *board != "startpos" => Some((board, side)),
+        _ => None,
+    }
+}
+
 /// Runs an argument parser over the whole rest of the line.
 fn whole<'a, O>(
     keyword: &str,
@@ -244,6 +257,17 @@ fn whole<'a, O>(
                             shorten(value)
                         )
                     }
+                }
+                // `position <board> <side> x`: most likely a space inside the board, which
+                // then ended two tokens early.
+                Ok((_, near)) if keyword == "position" && position_start(args, at).is_some() => {
+                    let (board, side) = position_start(args, at).unwrap_or_default();
+                    format!(
+                        "unexpected '{}' after the board '{}' and side '{}' (expected 'moves'; a board has no spaces)",
+                        shorten(near),
+                        shorten(board),
+                        shorten(side)
+                    )
                 }
                 Ok((_, near)) => format!("unexpected '{}'", shorten(near)),
                 Err(_) => "missing argument".to_string(),
@@ -352,6 +376,15 @@ mod tests {
             ),
             ("go p1time -x", "go: p1time needs a whole number, not '-x'"),
             ("position fen startpos", "position: missing argument"),
+            (
+                "position 4, 4,4,4,4,4/4,4,4,4,4,4/0,0 1",
+                "position: unexpected '1' after the board '4,' and side '4,4,4,4,4/4,4,4,4,4,4/0,0' (expected 'moves'",
+            ),
+            (
+                "position startpos extra",
+                "position: unexpected 'extra' (usage",
+            ),
+            ("position moves a5b5", "position: unexpected 'moves' (usage"),
             ("bench -1", "bench: unexpected '-1'"),
         ];
         for (line, start) in cases {
