@@ -95,17 +95,9 @@ pub struct Status {
 }
 
 /// Writes text with control and invisible characters escaped ([`crate::game::is_hidden`]), so
-/// that any message stays on one line and shows what was really typed.
+/// that any message stays on one line and shows what was really typed: `shorten` with no limit.
 fn one_line(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if crate::game::is_hidden(c) {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::game::shorten_to(text, usize::MAX)
 }
 
 impl fmt::Display for OptionSpec {

@@ -209,7 +209,8 @@ fn copy_stderr(stderr: std::process::ChildStderr, mut log: File) {
 impl Engine {
     /// Starts the program of `spec` in its own process group, stderr and the protocol traffic
     /// appended to `log_path` (its `info` lines all with `all_info`, otherwise the last before
-    /// each other line, see `read_lines`). Only a failure to start the program at all is an error here; the handshake is separate.
+    /// each other line, see `read_lines`). Only a failure to start the program at all is an
+    /// error here; the handshake is separate.
     pub fn spawn(
         spec: &EngineSpec,
         log_path: &Path,
