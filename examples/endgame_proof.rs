@@ -20,10 +20,10 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::History;
 use pion::search::{Limits, Score, SearchGame, Searcher, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::History;
 
 /// What one search of a position proved within the limit.
 #[derive(Clone, Copy, Default)]

@@ -12,10 +12,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::{History, Player};
 use pion::search::{Limits, SearchGame, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::{History, Player};
 
 /// Plies left to the end, for each position of each game, keyed by `amount(position)`.
 fn plies_left<G: SearchGame>(

@@ -3,11 +3,11 @@
 
 mod common;
 
-use pion::avalam::Avalam;
-use pion::avalam::endgame::Structure;
-use pion::avalam::eval::partner_degrees;
-use pion::game::Game;
+use pion::eval::avalam::partner_degrees;
 use pion::search::{Limits, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::avalam::endgame::Structure;
+use pion_rules::game::Game;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

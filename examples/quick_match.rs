@@ -4,9 +4,9 @@
 
 mod common;
 
-use pion::avalam::Avalam;
-use pion::awale::Awale;
 use pion::search::{Algorithm, Level, Limits, SearchGame, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
 
 fn settings(name: &str) -> Settings {
     let mut s = Settings::default();

@@ -17,9 +17,9 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
-use pion::avalam::{Avalam, Variant};
-use pion::game::{Game, History};
 use pion::search::{Limits, Score, Searcher, Settings};
+use pion_rules::avalam::{Avalam, Variant};
+use pion_rules::game::{Game, History};
 
 fn dump(games: usize, selfplay_nodes: u64, ks: &[usize]) {
     let limits = Limits {

@@ -5,10 +5,10 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::History;
 use pion::search::{Limits, SearchGame, Searcher, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::History;
 
 fn run<G: SearchGame>(depth: u32) {
     let game = History::new(G::start(G::Variant::default()));

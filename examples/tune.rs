@@ -33,10 +33,10 @@
 
 use std::sync::atomic::AtomicBool;
 
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::History;
 use pion::search::{Limits, SearchGame, Searcher, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::History;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -53,11 +53,11 @@ trait Tunable: SearchGame {
 }
 
 impl Tunable for Avalam {
-    const NAMES: &'static [&'static str] = &pion::avalam::eval::FEATURE_NAMES;
-    const CURRENT: &'static [i32] = &pion::avalam::eval::WEIGHTS;
+    const NAMES: &'static [&'static str] = &pion::eval::avalam::FEATURE_NAMES;
+    const CURRENT: &'static [i32] = &pion::eval::avalam::WEIGHTS;
     const OPENING: (usize, usize) = (4, 9);
     fn feature_vector(&self) -> Vec<f64> {
-        pion::avalam::eval::features(self)
+        pion::eval::avalam::features(self)
             .iter()
             .map(|&x| x as f64)
             .collect()
@@ -65,11 +65,11 @@ impl Tunable for Avalam {
 }
 
 impl Tunable for Awale {
-    const NAMES: &'static [&'static str] = &pion::awale::eval::FEATURE_NAMES;
-    const CURRENT: &'static [i32] = &pion::awale::eval::WEIGHTS;
+    const NAMES: &'static [&'static str] = &pion::eval::awale::FEATURE_NAMES;
+    const CURRENT: &'static [i32] = &pion::eval::awale::WEIGHTS;
     const OPENING: (usize, usize) = (4, 11);
     fn feature_vector(&self) -> Vec<f64> {
-        pion::awale::eval::features(self)
+        pion::eval::awale::features(self)
             .iter()
             .map(|&x| x as f64)
             .collect()

@@ -9,14 +9,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use crate::avalam::Avalam;
-use crate::awale::Awale;
-use crate::game::{Game, History, PerftReport, Player};
-use crate::protocol::{
+use crate::search::{self, Algorithm, Clock, Level, Limits, SearchGame, Searcher, Settings};
+use pion_protocol::{
     Command, GameKind, GoParams, Line, LineReader, MAX_LINE, OptionKind, OptionSpec, Query, Reply,
     Start, Status, parse_command,
 };
-use crate::search::{self, Algorithm, Clock, Level, Limits, SearchGame, Searcher, Settings};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::{Game, History, PerftReport, Player};
 
 /// The deepest `go depth` the protocol accepts.
 pub const MAX_GO_DEPTH: u32 = 64;
@@ -352,7 +352,7 @@ impl Session {
             let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
             return Err(format!(
                 "setoption: unknown option '{}' (options: {})",
-                crate::game::shorten(name),
+                pion_rules::game::shorten(name),
                 names.join(", ")
             ));
         };
@@ -365,7 +365,7 @@ impl Session {
                 let n: i64 = value.parse().map_err(|_| {
                     format!(
                         "setoption: {name} takes a whole number from {min} to {max}, not '{}'",
-                        crate::game::shorten(value)
+                        pion_rules::game::shorten(value)
                     )
                 })?;
                 if n < *min || n > *max {
@@ -389,7 +389,7 @@ impl Session {
                     return Err(format!(
                         "setoption: {name} must be one of {}, not '{}'",
                         vars.join(", "),
-                        crate::game::shorten(&value)
+                        pion_rules::game::shorten(&value)
                     ));
                 }
                 match name {
@@ -759,7 +759,7 @@ fn set_position<G: SearchGame>(
             format!(
                 "position: move {} ({}): {e}",
                 i + 1,
-                crate::game::shorten(text)
+                pion_rules::game::shorten(text)
             )
         })?;
     }

@@ -1,17 +1,10 @@
-//! pion: a game engine for Avalam and Awale.
+//! pion's engine: the searches, the evaluations and the session behind the protocol.
 //!
-//! The library holds everything: the rules behind one [`game::Game`] trait, the searches, the
-//! protocol parser and formatter, the engine session and the referee. The two binaries are thin
-//! command-line front ends over it.
+//! The rules live in `pion-rules` and the protocol's text in `pion-protocol`; this crate turns
+//! typed commands into searches and typed replies. The `pion` binary is a thin front over it.
 
 #![warn(missing_docs)]
 
-pub mod avalam;
-pub mod awale;
-pub mod cli;
 pub mod engine;
-pub mod game;
-pub mod protocol;
-pub mod referee;
+pub mod eval;
 pub mod search;
-pub mod zobrist;

@@ -4,10 +4,10 @@ use std::io::{self, BufReader};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use pion::avalam::Avalam;
-use pion::awale::Awale;
 use pion::engine::{MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Output, Session};
-use pion::game::{Game, NotationError, PerftReport};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::{Game, NotationError, PerftReport};
 
 /// pion: an engine for Avalam and Awale.
 ///
@@ -69,7 +69,7 @@ fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, 
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::try_parse().unwrap_or_else(|e| pion::cli::exit_with("pion", e));
+    let cli = Cli::try_parse().unwrap_or_else(|e| pion_protocol::cli::exit_with("pion", e));
     match cli.command {
         None => {
             let mut session = Session::new(Output::stdout());

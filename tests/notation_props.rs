@@ -1,9 +1,9 @@
 //! Property tests of the notation parsers of both games: random strings and mutated valid
 //! strings never make a parser panic, and whatever parses round-trips through the formatter.
 
-use pion::avalam::{self, Avalam};
-use pion::awale::{self, Awale};
-use pion::game::Game;
+use pion_rules::avalam::{self, Avalam};
+use pion_rules::awale::{self, Awale};
+use pion_rules::game::Game;
 use proptest::prelude::*;
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;

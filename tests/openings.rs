@@ -10,10 +10,10 @@ use std::collections::HashSet;
 use std::process::{Command, Output};
 
 use common::Pion;
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::Game;
-use pion::referee::openings::Opening;
+use pion_referee::openings::Opening;
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::Game;
 
 /// The sizes of the books the level table plays: enough openings for its 100 pairs and some to
 /// spare (Awale has only 1014 distinct positions four plies in, 299 of them within its window).

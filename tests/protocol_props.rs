@@ -3,7 +3,7 @@
 mod common;
 
 use common::Pion;
-use pion::protocol::{Command, GameKind, GoParams, Query, Start, parse_command};
+use pion_protocol::{Command, GameKind, GoParams, Query, Start, parse_command};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;

@@ -8,9 +8,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::{Game, History, perft};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::{Game, History, perft};
 
 /// Generous: the slowest request here (Awale perft 6 in Python) takes well under a second.
 const DEADLINE: Duration = Duration::from_secs(60);

@@ -6,9 +6,11 @@ mod reference;
 
 use std::collections::HashMap;
 
-use pion::avalam::{self, Avalam};
-use pion::awale::{self, Awale};
-use pion::game::{EndReason, Game, History, Player, count_moves_after_each_by_children, perft};
+use pion_rules::avalam::{self, Avalam};
+use pion_rules::awale::{self, Awale};
+use pion_rules::game::{
+    EndReason, Game, History, Player, count_moves_after_each_by_children, perft,
+};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use reference::avalam as ref_avalam;

@@ -2,10 +2,10 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use pion::avalam::{self, Avalam};
-use pion::awale::{self, Awale};
-use pion::game::{Game, History, Player};
 use pion::search::{Algorithm, Info, Level, Limits, Score, SearchGame, Searcher, Settings};
+use pion_rules::avalam::{self, Avalam};
+use pion_rules::awale::{self, Awale};
+use pion_rules::game::{Game, History, Player};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -31,7 +31,7 @@ fn run<G: SearchGame>(
 
 /// The exact final margin for the side to move, by full minimax: the slow reference.
 fn solve_avalam(pos: &Avalam) -> i32 {
-    pion::game::minimax_margin(pos)
+    pion_rules::game::minimax_margin(pos)
 }
 
 fn expected_score(margin: i32) -> Score {
@@ -173,7 +173,7 @@ fn a_finished_game_has_no_move() {
     }
     assert_eq!(
         game.outcome().unwrap().reason,
-        pion::game::EndReason::Repetition
+        pion_rules::game::EndReason::Repetition
     );
     assert_eq!(run(Settings::default(), &game, &depth(4)).0, None);
 }

@@ -18,7 +18,7 @@ use super::time::{self, Clock};
 use super::tt::{Bound, Table};
 use super::value::{self, INFINITY, MAX_PLY};
 use super::{Evaluate, Frontier, Horizon, Info, Limits, Score};
-use crate::game::History;
+use pion_rules::game::History;
 
 /// The shallowest remaining depth at which children are probed before searching (ETC).
 const ETC_DEPTH: i32 = 3;
@@ -821,9 +821,9 @@ mod tests {
     use rand_xoshiro::Xoshiro256PlusPlus;
 
     use super::*;
-    use crate::avalam::{self, Avalam};
-    use crate::game::{Game, Player};
     use crate::search::{Limits, Score};
+    use pion_rules::avalam::{self, Avalam};
+    use pion_rules::game::{Game, Player};
 
     /// Exact final margin for the side to move, by memoised minimax (the slow reference).
     fn margin(pos: &Avalam, memo: &mut HashMap<u64, i32>) -> i32 {

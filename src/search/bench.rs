@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::{Limits, SearchGame, Searcher, Settings};
-use crate::avalam::Avalam;
-use crate::awale::Awale;
-use crate::game::{Game, History};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::{Game, History};
 
 /// Default depths: about a second in all on a laptop core.
 pub const AVALAM_DEPTH: u32 = 4;

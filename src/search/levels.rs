@@ -11,7 +11,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::time::Clock;
 use super::{Info, Level};
-use crate::game::{Game, History, Player};
+use pion_rules::game::{Game, History, Player};
 
 /// The evaluations of the yardstick levels, from `me`'s point of view, terminal positions
 /// included (each game's `eval` module documents its formulas).

@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::time::Clock;
 use super::{Info, Limits, Score, Settings};
-use crate::game::{Game, History, Player};
+use pion_rules::game::{Game, History, Player};
 
 /// Playouts longer than this are scored as if the game ended there (Awale can cycle).
 pub const PLAYOUT_CAP: usize = 300;

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::Limits;
-use crate::game::Player;
+use pion_rules::game::Player;
 
 /// Moves still to play when `movestogo` is not given and the game has no better guess
 /// ([`crate::search::Evaluate::moves_to_go`]).

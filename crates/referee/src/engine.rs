@@ -448,7 +448,7 @@ impl Engine {
                 Some("error") => {
                     return Err(EngineError::Protocol(format!(
                         "answered pion with '{}'",
-                        crate::game::shorten(&line)
+                        pion_rules::game::shorten(&line)
                     )));
                 }
                 // Banners and unknown lines are tolerated in the handshake, as fastchess does.
@@ -471,7 +471,7 @@ impl Engine {
                     // Long enough to keep what the engine says is wrong.
                     return Err(EngineError::Protocol(format!(
                         "said '{}'",
-                        crate::game::shorten_to(&line, 200)
+                        pion_rules::game::shorten_to(&line, 200)
                     )));
                 }
                 // Late `info` lines or a stale `bestmove` of an earlier search: not for us.
@@ -518,14 +518,14 @@ impl Engine {
                         }),
                         _ => Err(EngineError::Protocol(format!(
                             "sent '{}': bestmove takes exactly one move (and optionally 'ponder <move>')",
-                            crate::game::shorten(&line)
+                            pion_rules::game::shorten(&line)
                         ))),
                     };
                 }
                 Some(_) => {
                     return Err(EngineError::Protocol(format!(
                         "sent '{}' instead of bestmove",
-                        crate::game::shorten(&line)
+                        pion_rules::game::shorten(&line)
                     )));
                 }
             }
@@ -615,7 +615,7 @@ fn is_bestmove(line: &str) -> bool {
 fn unasked_bestmove(line: &str) -> EngineError {
     EngineError::Protocol(format!(
         "sent '{}' while not asked to move (a second bestmove for one go?)",
-        crate::game::shorten(line)
+        pion_rules::game::shorten(line)
     ))
 }
 

@@ -12,7 +12,7 @@ use super::engine::EngineError;
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
-use crate::game::{Game, History, Player};
+use pion_rules::game::{Game, History, Player};
 
 /// The rules of one game, besides the engines.
 #[derive(Clone, Debug)]
@@ -319,7 +319,7 @@ pub fn play<G: Game>(
             Err(why) => {
                 let detail = format!(
                     "{name} played '{}' at {}: {why}",
-                    crate::game::shorten(&reply.text),
+                    pion_rules::game::shorten(&reply.text),
                     history.position().format_position()
                 );
                 return Ok(forfeit(

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::search::{Info, Score};
+use crate::info::{Info, Score};
 
 /// The type and range of an option, as `pion` lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,10 +94,10 @@ pub struct Status {
     pub reason: Option<&'static str>,
 }
 
-/// Writes text with control and invisible characters escaped ([`crate::game::is_hidden`]), so
+/// Writes text with control and invisible characters escaped ([`pion_rules::game::is_hidden`]), so
 /// that any message stays on one line and shows what was really typed: `shorten` with no limit.
 fn one_line(text: &str) -> String {
-    crate::game::shorten_to(text, usize::MAX)
+    pion_rules::game::shorten_to(text, usize::MAX)
 }
 
 impl fmt::Display for OptionSpec {

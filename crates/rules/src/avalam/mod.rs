@@ -5,7 +5,6 @@
 //! the other without passing through padding, which [`BOARD`] masks out.
 
 pub mod endgame;
-pub mod eval;
 mod notation;
 
 use crate::game::{

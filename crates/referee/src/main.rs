@@ -6,14 +6,14 @@ use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use pion::avalam::Avalam;
-use pion::awale::Awale;
-use pion::game::Game;
-use pion::referee::config::{
+use pion_referee::config::{
     EngineSpec, MatchConfig, MaxPliesRule, OpeningSource, Shard, SprtSpec, TimeControl,
 };
-use pion::referee::summary::Summary;
-use pion::referee::{signal, tournament};
+use pion_referee::summary::Summary;
+use pion_referee::{signal, tournament};
+use pion_rules::avalam::Avalam;
+use pion_rules::awale::Awale;
+use pion_rules::game::Game;
 
 /// referee: plays a match between two engines that speak the pion protocol.
 ///
@@ -208,7 +208,7 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// Exits with clap's usage error (exit code 2) for a flag whose value is wrong.
 fn usage_error(message: impl std::fmt::Display) -> ! {
-    pion::cli::exit_with(
+    pion_protocol::cli::exit_with(
         "referee",
         Cli::command().error(ErrorKind::ValueValidation, message),
     )
@@ -241,9 +241,9 @@ fn check_variant<G: Game>(variant: &Option<String>) -> G::Variant {
 fn main() -> ExitCode {
     let matches = Cli::command()
         .try_get_matches()
-        .unwrap_or_else(|e| pion::cli::exit_with("referee", e));
-    let cli =
-        Cli::from_arg_matches(&matches).unwrap_or_else(|e| pion::cli::exit_with("referee", e));
+        .unwrap_or_else(|e| pion_protocol::cli::exit_with("referee", e));
+    let cli = Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|e| pion_protocol::cli::exit_with("referee", e));
     // Each --engine is one occurrence with its own words.
     let engine_words: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")

@@ -3,7 +3,6 @@
 //! Pits are numbered 0..12: 0..6 are player one's `A`..`F`, 6..12 player two's `a`..`f`, and
 //! sowing runs in increasing order, wrapping from `f` back to `A`.
 
-pub mod eval;
 mod notation;
 
 use crate::game::{EndReason, Game, MoveList, NotationError, Outcome, Player};

@@ -12,7 +12,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use super::command::{Command, GameKind, GoParams, Query, Start};
-use crate::game::shorten;
+use pion_rules::game::shorten;
 
 /// Why a line is not a valid command; the text is the message after `error`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -287,7 +287,7 @@ fn whole<'a, O>(
 /// caller skips empty lines.
 ///
 /// ```
-/// use pion::protocol::{Command, parse_command};
+/// use pion_protocol::{Command, parse_command};
 ///
 /// let go = parse_command("go movetime 100 depth 6").unwrap();
 /// assert!(matches!(go, Command::Go(p) if p.movetime == Some(100) && p.depth == Some(6)));

@@ -25,7 +25,7 @@ use super::record::{
 use super::seat::{Seat, StartSettings};
 use super::signal;
 use super::summary::{self, Summary};
-use crate::game::Game;
+use pion_rules::game::Game;
 
 /// How a match run ended.
 #[derive(Clone, Debug)]

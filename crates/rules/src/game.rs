@@ -371,9 +371,9 @@ fn try_sum_over_children<G: Game>(position: &G, leaves: impl Fn(&G) -> Option<u6
 /// The number of leaves of the game tree `depth` plies deep; a finished game is a leaf.
 ///
 /// ```
-/// use pion::avalam::Avalam;
-/// use pion::awale::Awale;
-/// use pion::game::{Game, perft};
+/// use pion_rules::avalam::Avalam;
+/// use pion_rules::awale::Awale;
+/// use pion_rules::game::{Game, perft};
 ///
 /// assert_eq!(perft(&Avalam::start(Default::default()), 2), 81_488);
 /// assert_eq!(perft(&Awale::start(Default::default()), 6), 27_332);

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
+mod support;
+
+use support::REFEREE;
 
 /// A scratch directory for one test, emptied first.
 fn scratch(name: &str) -> PathBuf {
@@ -1185,7 +1187,7 @@ fn children_of(pid: i32) -> Vec<i32> {
 fn sigterm_to_the_referee_and_its_engines_records_no_forfeit() {
     let dir = scratch("sigterm-group");
     // Searching engines: the signal finds the referee waiting for a bestmove.
-    let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_pion"));
+    let cmd = format!("cmd={}", support::pion());
     let child = Command::new(REFEREE)
         .args([
             "--game",

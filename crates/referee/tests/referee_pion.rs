@@ -1,7 +1,10 @@
 //! A short match of pion against the Python example engine, through the real referee.
 
-use std::path::PathBuf;
+mod support;
+
 use std::process::Command;
+
+use support::REFEREE;
 
 fn have_python() -> bool {
     Command::new("python3")
@@ -16,7 +19,7 @@ fn pion_beats_the_python_random_engine_through_the_referee() {
         eprintln!("python3 is not on PATH: skipping the match against scripts/random_engine.py");
         return;
     }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let root = support::repo_root();
     let dir = std::env::temp_dir().join(format!("pion-referee-pion-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -24,10 +27,10 @@ fn pion_beats_the_python_random_engine_through_the_referee() {
     let script = root.join("scripts/random_engine.py");
     for game in ["avalam", "awale"] {
         let _ = std::fs::remove_file(&out);
-        let result = Command::new(env!("CARGO_BIN_EXE_referee"))
+        let result = Command::new(REFEREE)
             .current_dir(&dir)
             .args(["--game", game, "--engine", "name=pion"])
-            .arg(format!("cmd={}", env!("CARGO_BIN_EXE_pion")))
+            .arg(format!("cmd={}", support::pion()))
             .args(["--engine", "name=random"])
             .arg(format!("cmd=python3 {}", script.display()))
             .args([
@@ -75,9 +78,9 @@ fn a_variant_match_between_two_pions_has_no_forfeit() {
     let dir = std::env::temp_dir().join(format!("pion-referee-variant-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let pion = env!("CARGO_BIN_EXE_pion");
+    let pion = support::pion();
     for (game, variant) in [("awale", "grandslam-capture"), ("avalam", "own-colour")] {
-        let result = Command::new(env!("CARGO_BIN_EXE_referee"))
+        let result = Command::new(REFEREE)
             .current_dir(&dir)
             .args(["--game", game, "--variant", variant, "--engine", "name=max"])
             .arg(format!("cmd={pion}"))

@@ -57,7 +57,7 @@ fn at_most(pos: &Avalam) -> [u128; MAX_HEIGHT] {
 /// `edges[d]`: the towers whose neighbour in direction `DIRECTIONS[d]` is a stacking partner
 /// (the two heights add up to five or less). The evaluation reads its features off these too.
 #[inline(always)]
-pub(crate) fn edges(pos: &Avalam) -> [u128; 8] {
+pub fn edges(pos: &Avalam) -> [u128; 8] {
     let at_most = at_most(pos);
     let mut edges = [0u128; 8];
     for h in 1..MAX_HEIGHT {
@@ -209,7 +209,7 @@ impl Structure {
     }
 
     /// [`Structure::exact_value`] of a standard position whose [`edges`] are known.
-    pub(crate) fn exact_value_with(pos: &Avalam, edges: &[u128; 8]) -> Option<(i32, u32)> {
+    pub fn exact_value_with(pos: &Avalam, edges: &[u128; 8]) -> Option<(i32, u32)> {
         let live = edges.iter().fold(0, |acc, e| acc | e);
         if live == 0 {
             return None;

@@ -3,12 +3,15 @@
 //! Text becomes a [`Command`] here and [`Reply`] values become text here; nothing else in pion
 //! parses or prints protocol lines.
 
+pub mod cli;
 mod command;
+mod info;
 mod input;
 mod parse;
 mod reply;
 
 pub use command::{Command, GameKind, GoParams, Query, Start};
+pub use info::{Info, Score};
 pub use input::{Line, LineReader, MAX_LINE};
 pub use parse::{ParseError, parse_command};
 pub use reply::{OptionKind, OptionSpec, Reply, Status};

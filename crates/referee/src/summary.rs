@@ -438,7 +438,7 @@ mod tests {
             records.push(record(2 * pair + 1, "1-0", n, None));
         }
         let s = summarize(&names, &records, None);
-        let expected = crate::referee::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
+        let expected = crate::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
         let [lower, upper] = s.elo_interval.unwrap();
         assert_eq!((lower, upper), (expected.lower, expected.upper));
         let elo = s.elo.unwrap();

@@ -1,10 +1,10 @@
 //! Awale evaluation: captured seeds, seeds on each side, pits the opponent can capture,
 //! mobility and the best capture available now, combined linearly.
 
-use super::{Awale, Move, PITS, row};
-use crate::game::{Game, Player};
 use crate::search::Evaluate;
 use crate::search::levels::LevelEval;
+use pion_rules::awale::{Awale, Move, PITS, row};
+use pion_rules::game::{Game, Player};
 
 /// The number of evaluation features.
 pub const FEATURES: usize = 5;
@@ -139,7 +139,7 @@ impl LevelEval for Awale {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::awale::Variant;
+    use pion_rules::awale::Variant;
 
     fn pos(pits: [u8; PITS], captured: [u8; 2], side: Player) -> Awale {
         Awale::from_parts(pits, captured, side, Variant::Standard)

@@ -13,7 +13,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 use super::config::OpeningSource;
-use crate::game::{Game, History};
+use pion_rules::game::{Game, History};
 
 /// The `start` of an opening played from the game's standard start position.
 pub const STARTPOS: &str = "startpos";
@@ -309,8 +309,8 @@ fn read_book<G: Game>(path: &Path, variant: G::Variant) -> Result<Vec<Opening>> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::avalam::Avalam;
-    use crate::awale::Awale;
+    use pion_rules::avalam::Avalam;
+    use pion_rules::awale::Awale;
 
     #[test]
     fn parses_both_line_forms() {

@@ -8,11 +8,11 @@
 //! least squares to self-play results (`examples/tune.rs`, which reads the feature vector through
 //! [`features`]).
 
-use super::endgame::{Structure, edges};
-use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits};
-use crate::game::{Game, Player};
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Frontier, Horizon, default_horizon, time};
+use pion_rules::avalam::endgame::{Structure, edges};
+use pion_rules::avalam::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits};
+use pion_rules::game::{Game, Player};
 
 /// Live tower classes per colour: height 1 to 4, times the number of stacking partners topped
 /// by the tower's own colour (0, 1, 2 or more) and by the other colour (0, 1, 2 or more), less
@@ -254,7 +254,7 @@ impl Evaluate for Avalam {
         score
     }
 
-    /// Exact when only one-move components are left (see [`super::endgame`]).
+    /// Exact when only one-move components are left (see [`pion_rules::avalam::endgame`]).
     fn exact_value(&self) -> Option<(i32, u32)> {
         Structure::exact_value(self)
     }
@@ -339,7 +339,7 @@ impl LevelEval for Avalam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::avalam::{Variant, cell};
+    use pion_rules::avalam::{Variant, cell};
 
     fn board(towers: &[(u32, u32, usize, Player)], side: Player) -> Avalam {
         let mut pos = Avalam::empty(Variant::Standard);

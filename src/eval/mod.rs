@@ -1,0 +1,4 @@
+//! The evaluations: what the search knows about each game beyond its rules.
+
+pub mod avalam;
+pub mod awale;
