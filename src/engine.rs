@@ -17,6 +17,7 @@ use pion_protocol::{
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::{Game, History, PerftReport, Player};
+use pion_rules::with_game;
 
 /// The deepest `go depth` the protocol accepts.
 pub const MAX_GO_DEPTH: u32 = 64;
@@ -578,10 +579,12 @@ fn command_word(command: &Command) -> String {
 pub fn option_specs() -> Vec<OptionSpec> {
     let words = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     let defaults = Settings::default();
-    let mut variants = words(Avalam::variant_names());
-    for name in Awale::variant_names() {
-        if !variants.iter().any(|known| known == name) {
-            variants.push(name.to_string());
+    let mut variants: Vec<String> = Vec::new();
+    for game in GameKind::ALL {
+        for name in with_game!(game, G => G::variant_names()) {
+            if !variants.iter().any(|known| known == name) {
+                variants.push(name.to_string());
+            }
         }
     }
     vec![
@@ -589,7 +592,7 @@ pub fn option_specs() -> Vec<OptionSpec> {
             name: "Game",
             kind: OptionKind::Combo {
                 default: GameKind::Avalam.name().into(),
-                vars: GameKind::ALL.iter().map(|g| g.name().to_string()).collect(),
+                vars: words(&GameKind::names()),
             },
         },
         OptionSpec {

@@ -3,11 +3,10 @@
 use std::io::{self, BufReader};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use pion::engine::{MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Output, Session};
-use pion_rules::avalam::Avalam;
-use pion_rules::awale::Awale;
 use pion_rules::game::{Game, NotationError, PerftReport};
+use pion_rules::{GameKind, with_game};
 
 /// pion: an engine for Avalam and Awale.
 ///
@@ -27,8 +26,8 @@ enum Command {
     /// Counts the leaves of the game tree to a depth, e.g. `pion perft --game avalam --depth 4`.
     Perft {
         /// The game.
-        #[arg(long, value_enum, default_value_t = GameName::Avalam)]
-        game: GameName,
+        #[arg(long, value_parser = pion_protocol::cli::game_parser(), default_value = "avalam")]
+        game: GameKind,
         /// Depth in plies (at most 16).
         #[arg(long, value_parser = clap::value_parser!(u32).range(..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
@@ -43,12 +42,6 @@ enum Command {
         #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_BENCH_DEPTH as i64))]
         depth: Option<u32>,
     },
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum GameName {
-    Avalam,
-    Awale,
 }
 
 fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, NotationError> {
@@ -80,10 +73,7 @@ fn main() -> ExitCode {
             depth,
             position,
         }) => {
-            let report = match game {
-                GameName::Avalam => perft_of::<Avalam>(position.as_deref(), depth),
-                GameName::Awale => perft_of::<Awale>(position.as_deref(), depth),
-            };
+            let report = with_game!(game, G => perft_of::<G>(position.as_deref(), depth));
             match report {
                 Ok(report) => println!("{report}"),
                 Err(e) => {

@@ -5,7 +5,15 @@
 //! joined and the rest is replaced by a pointer to `--help`. Help and version requests print
 //! as clap has them.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
+use pion_rules::GameKind;
+
+/// The value parser of a `--game` flag: the registry's game names, listed in `--help`.
+pub fn game_parser() -> impl TypedValueParser<Value = GameKind> {
+    PossibleValuesParser::new(GameKind::ALL.map(GameKind::name))
+        .try_map(|name| name.parse::<GameKind>())
+}
 
 /// Prints `error` for `program` in one line on stderr and exits with status 2, or prints the
 /// help or version it stands for and exits with status 0.

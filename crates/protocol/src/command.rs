@@ -2,32 +2,7 @@
 
 use std::fmt;
 
-/// Which game a `newgame` asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameKind {
-    /// Avalam.
-    Avalam,
-    /// Awale (Oware).
-    Awale,
-}
-
-impl GameKind {
-    /// Every game pion plays, in the order `pion` lists them.
-    pub const ALL: [GameKind; 2] = [GameKind::Avalam, GameKind::Awale];
-
-    /// The protocol name of the game.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Avalam => "avalam",
-            GameKind::Awale => "awale",
-        }
-    }
-
-    /// Parses a protocol game name.
-    pub fn from_name(name: &str) -> Option<GameKind> {
-        GameKind::ALL.into_iter().find(|g| g.name() == name)
-    }
-}
+pub use pion_rules::GameKind;
 
 /// Where a `position` command starts from.
 #[derive(Clone, Debug, PartialEq, Eq)]

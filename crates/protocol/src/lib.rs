@@ -5,12 +5,14 @@
 
 pub mod cli;
 mod command;
+mod heard;
 mod info;
 mod input;
 mod parse;
 mod reply;
 
 pub use command::{Command, GameKind, GoParams, Query, Start};
+pub use heard::{Heard, parse_heard};
 pub use info::{Info, Score};
 pub use input::{Line, LineReader, MAX_LINE};
 pub use parse::{ParseError, parse_command};

@@ -6,7 +6,7 @@
 use nom::branch::alt;
 use nom::bytes::complete::take_till1;
 use nom::character::complete::{char, digit1, space0, space1};
-use nom::combinator::{all_consuming, cut, map, map_res, opt, rest, value, verify};
+use nom::combinator::{all_consuming, cut, map, map_opt, map_res, opt, rest, value, verify};
 use nom::multi::{many0, many1};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
@@ -47,12 +47,7 @@ fn keyword<'a>(
 
 /// A game's name, in any case (as the `Game` option's values are).
 fn game_kind(input: In) -> IResult<In, GameKind> {
-    let name = |word: &'static str| verify(token, move |t: &str| t.eq_ignore_ascii_case(word));
-    alt((
-        value(GameKind::Avalam, name("avalam")),
-        value(GameKind::Awale, name("awale")),
-    ))
-    .parse(input)
+    map_opt(token, GameKind::from_name).parse(input)
 }
 
 fn newgame_args(input: In) -> IResult<In, Command> {

@@ -9,10 +9,12 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{self, Child, ChildStdin, ChildStdout, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
+
+use pion_protocol::{Command, GoParams, Heard, parse_heard};
 
 use super::config::EngineSpec;
 use super::signal;
@@ -174,7 +176,7 @@ fn read_lines(stdout: ChildStdout, tx: SyncSender<Event>, mut log: Option<File>,
                 if let Some(log) = log.as_mut() {
                     let note = if cut { " [line cut at 64 KiB]" } else { "" };
                     let entry = format!("{} < {line}{note}\n", stamp(at));
-                    if !all_info && line.split_whitespace().next() == Some("info") {
+                    if !all_info && matches!(parse_heard(&line), Heard::Info(_)) {
                         held = Some(entry);
                     } else {
                         let entry = held.take().unwrap_or_default() + &entry;
@@ -220,7 +222,7 @@ impl Engine {
         let stderr_log = log
             .try_clone()
             .map_err(|e| EngineError::Spawn(format!("cannot share log file: {e}")))?;
-        let mut command = Command::new(&spec.command[0]);
+        let mut command = process::Command::new(&spec.command[0]);
         command
             .args(&spec.command[1..])
             .stdin(Stdio::piped())
@@ -300,8 +302,9 @@ impl Engine {
         self.child.id()
     }
 
-    /// Sends one command line.
-    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+    /// Sends one command, printed by the protocol's own printer.
+    pub fn send(&mut self, command: &Command) -> Result<(), EngineError> {
+        let line = command.to_string();
         if let Some(log) = self.log.as_mut() {
             let _ = log.write_all(format!("{} > {line}\n", stamp(Instant::now())).as_bytes());
         }
@@ -431,21 +434,16 @@ impl Engine {
 
     /// `pion` -> `id`/`game`/`option` lines -> `pionok`, all before `deadline`.
     pub fn handshake(&mut self, deadline: Instant) -> Result<(), EngineError> {
-        self.send("pion")?;
+        self.send(&Command::Pion)?;
         let mut identity = Identity::default();
         loop {
             let (line, _) = self.read_line(deadline, "pionok (the answer to pion)")?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("pionok") => break,
-                Some("id") if words.next() == Some("name") => {
-                    identity.name = Some(words.collect::<Vec<_>>().join(" "));
-                }
-                Some("game") => identity.games.extend(words.next().map(str::to_string)),
-                Some("option") if words.next() == Some("name") => {
-                    identity.options.extend(words.next().map(str::to_string));
-                }
-                Some("error") => {
+            match parse_heard(&line) {
+                Heard::PionOk => break,
+                Heard::Id { field, value } if field == "name" => identity.name = Some(value),
+                Heard::Game(name) => identity.games.push(name),
+                Heard::Option(name) => identity.options.push(name),
+                Heard::Error(_) => {
                     return Err(EngineError::Protocol(format!(
                         "answered pion with '{}'",
                         pion_rules::game::shorten(&line)
@@ -462,12 +460,12 @@ impl Engine {
     /// `isready` -> `readyok` before `deadline`. An `error` line on the way is returned as a
     /// protocol error (it answers a command sent just before, such as `setoption`).
     pub fn is_ready(&mut self, deadline: Instant) -> Result<(), EngineError> {
-        self.send("isready")?;
+        self.send(&Command::IsReady)?;
         loop {
             let (line, _) = self.read_line(deadline, "readyok (the answer to isready)")?;
-            match line.split_whitespace().next() {
-                Some("readyok") => return Ok(()),
-                Some("error") => {
+            match parse_heard(&line) {
+                Heard::ReadyOk => return Ok(()),
+                Heard::Error(_) => {
                     // Long enough to keep what the engine says is wrong.
                     return Err(EngineError::Protocol(format!(
                         "said '{}'",
@@ -487,7 +485,10 @@ impl Engine {
         value: &str,
         deadline: Instant,
     ) -> Result<(), EngineError> {
-        self.send(&format!("setoption name {name} value {value}"))?;
+        self.send(&Command::SetOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        })?;
         self.is_ready(deadline).map_err(|e| match e {
             EngineError::Protocol(what) => {
                 EngineError::Protocol(format!("rejected setoption {name}={value}: it {what}"))
@@ -497,32 +498,32 @@ impl Engine {
     }
 
     /// Sends `go ...` and waits for `bestmove` until `deadline`, skipping `info` lines.
-    pub fn go(&mut self, command: &str, deadline: Instant) -> Result<BestMove, EngineError> {
+    pub fn go(&mut self, params: GoParams, deadline: Instant) -> Result<BestMove, EngineError> {
         self.drain()?;
         // A line read before `go` was written cannot answer it.
         let asked = Instant::now();
-        self.send(command)?;
+        self.send(&Command::Go(params))?;
         loop {
             let (line, at) = self.read_line(deadline, "bestmove")?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                None | Some("info") => {}
-                Some("bestmove") if at < asked => return Err(unasked_bestmove(&line)),
-                Some("bestmove") => {
-                    let rest: Vec<&str> = words.collect();
-                    // UCI engines name the reply they expect after it: that move is ignored.
-                    return match rest.as_slice() {
-                        [mv] | [mv, "ponder", _] => Ok(BestMove {
-                            text: mv.to_string(),
-                            at,
-                        }),
-                        _ => Err(EngineError::Protocol(format!(
-                            "sent '{}': bestmove takes exactly one move (and optionally 'ponder <move>')",
-                            pion_rules::game::shorten(&line)
-                        ))),
-                    };
+            match parse_heard(&line) {
+                Heard::Info(_) | Heard::InfoString(_) => {}
+                Heard::Other if line.trim().is_empty() => {}
+                Heard::BestMove(_) | Heard::Malformed(_) if at < asked => {
+                    return Err(unasked_bestmove(&line));
                 }
-                Some(_) => {
+                Heard::BestMove(mv) => {
+                    return Ok(BestMove {
+                        text: mv.unwrap_or_else(|| "none".to_string()),
+                        at,
+                    });
+                }
+                Heard::Malformed(why) => {
+                    return Err(EngineError::Protocol(format!(
+                        "sent '{}': {why}",
+                        pion_rules::game::shorten(&line)
+                    )));
+                }
+                _ => {
                     return Err(EngineError::Protocol(format!(
                         "sent '{}' instead of bestmove",
                         pion_rules::game::shorten(&line)
@@ -552,7 +553,7 @@ impl Engine {
         if self.reaped {
             return;
         }
-        let _ = self.send("quit");
+        let _ = self.send(&Command::Quit);
         // Closing stdin is a second way of saying quit, for engines that read until EOF.
         self.stdin = None;
         let until = Instant::now() + grace;
@@ -608,7 +609,7 @@ fn stamp(at: Instant) -> String {
 }
 
 fn is_bestmove(line: &str) -> bool {
-    line.split_whitespace().next() == Some("bestmove")
+    matches!(parse_heard(line), Heard::BestMove(_) | Heard::Malformed(_))
 }
 
 /// The error for a `bestmove` sent when the engine was not searching: a second one for one `go`.

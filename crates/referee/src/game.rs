@@ -12,6 +12,8 @@ use super::engine::EngineError;
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
+use pion_protocol::{Command, GoParams};
+use pion_rules::GameKind;
 use pion_rules::game::{Game, History, Player};
 
 /// The rules of one game, besides the engines.
@@ -107,12 +109,21 @@ impl Clock {
     }
 }
 
-/// The `go` command for `side`, given both clocks.
-fn go_command(clocks: &[Clock; 2], side: usize) -> String {
+/// The `go` parameters for `side`, given both clocks.
+fn go_params(clocks: &[Clock; 2], side: usize) -> GoParams {
     match clocks[side].tc {
-        TimeControl::MoveTime(ms) => format!("go movetime {ms}"),
-        TimeControl::Depth(d) => format!("go depth {d}"),
-        TimeControl::Nodes(n) => format!("go nodes {n}"),
+        TimeControl::MoveTime(ms) => GoParams {
+            movetime: Some(ms),
+            ..GoParams::default()
+        },
+        TimeControl::Depth(d) => GoParams {
+            depth: Some(d),
+            ..GoParams::default()
+        },
+        TimeControl::Nodes(n) => GoParams {
+            nodes: Some(n),
+            ..GoParams::default()
+        },
         TimeControl::Clock {
             inc_ms,
             moves_to_go,
@@ -121,17 +132,19 @@ fn go_command(clocks: &[Clock; 2], side: usize) -> String {
             // An opponent without a clock is shown our own numbers: the engine has to be told
             // something, and it is what it would see in a symmetric match.
             let view = |c: &Clock| match c.tc {
-                TimeControl::Clock { inc_ms, .. } => (c.left_ms.max(0), inc_ms),
-                _ => (clocks[side].left_ms.max(0), inc_ms),
+                TimeControl::Clock { inc_ms, .. } => (c.left_ms.max(0) as u64, inc_ms),
+                _ => (clocks[side].left_ms.max(0) as u64, inc_ms),
             };
             let (t1, i1) = view(&clocks[0]);
             let (t2, i2) = view(&clocks[1]);
-            let mut command = format!("go p1time {t1} p2time {t2} p1inc {i1} p2inc {i2}");
-            if let Some(m) = moves_to_go {
-                let done = clocks[side].moves % m;
-                command.push_str(&format!(" movestogo {}", m - done));
+            GoParams {
+                p1time: Some(t1),
+                p2time: Some(t2),
+                p1inc: Some(i1),
+                p2inc: Some(i2),
+                movestogo: moves_to_go.map(|m| m - clocks[side].moves % m),
+                ..GoParams::default()
             }
-            command
         }
     }
 }
@@ -183,7 +196,7 @@ pub fn play<G: Game>(
 
     // Start (or reuse) both engines and set them up for a new game.
     for p in 0..2 {
-        if let Err(error) = prepare(seats[p], settings, G::NAME) {
+        if let Err(error) = prepare(seats[p], settings, G::KIND) {
             if error == EngineError::Interrupted {
                 return Err(Interrupted);
             }
@@ -241,7 +254,7 @@ pub fn play<G: Game>(
 
         let side = history.position().side_to_move().index();
         let name = seats[side].spec.name.clone();
-        let go = go_command(&clocks, side);
+        let go = go_params(&clocks, side);
         let limit_ms = clocks[side].limit_ms();
         let position = settings.opening.position_command(&moves);
         let engine = seats[side].engine().expect("prepared above");
@@ -252,7 +265,7 @@ pub fn play<G: Game>(
                 Some(ms) => Duration::from_millis((ms + margin_ms).max(0) as u64),
                 None => settings.hang_timeout,
             };
-        let reply = sent_position.and_then(|()| engine.go(&go, deadline));
+        let reply = sent_position.and_then(|()| engine.go(go, deadline));
         let reply = match reply {
             Ok(reply) => reply,
             Err(EngineError::Interrupted) => return Err(Interrupted),
@@ -338,7 +351,7 @@ pub fn play<G: Game>(
 }
 
 /// Starts the seat's engine if needed, gives it the game's seed, `newgame`, `isready`.
-fn prepare(seat: &mut Seat, settings: &GameSettings, game: &str) -> Result<(), EngineError> {
+fn prepare(seat: &mut Seat, settings: &GameSettings, game: GameKind) -> Result<(), EngineError> {
     let wants_seed = {
         seat.start()?;
         seat.wants_seed()
@@ -349,7 +362,7 @@ fn prepare(seat: &mut Seat, settings: &GameSettings, game: &str) -> Result<(), E
         // Engine seeds are kept below 2^31 so that any spin option range accepts them.
         engine.set_option("Seed", &(settings.seed & 0x7FFF_FFFF).to_string(), ready)?;
     }
-    engine.send(&format!("newgame {game}"))?;
+    engine.send(&Command::NewGame(Some(game)))?;
     engine.is_ready(Instant::now() + settings.isready_timeout)
 }
 
@@ -366,13 +379,13 @@ mod tests {
         };
         let mut clocks = [Clock::new(tc), Clock::new(tc)];
         assert_eq!(
-            go_command(&clocks, 0),
+            Command::Go(go_params(&clocks, 0)).to_string(),
             "go p1time 1000 p2time 1000 p1inc 10 p2inc 10 movestogo 2"
         );
         clocks[0].charge(300);
         assert_eq!(clocks[0].left_ms, 710);
         assert_eq!(
-            go_command(&clocks, 0),
+            Command::Go(go_params(&clocks, 0)).to_string(),
             "go p1time 710 p2time 1000 p1inc 10 p2inc 10 movestogo 1"
         );
         clocks[0].charge(200);
@@ -386,8 +399,11 @@ mod tests {
             Clock::new(TimeControl::MoveTime(50)),
             Clock::new(TimeControl::Depth(3)),
         ];
-        assert_eq!(go_command(&clocks, 0), "go movetime 50");
-        assert_eq!(go_command(&clocks, 1), "go depth 3");
+        assert_eq!(
+            Command::Go(go_params(&clocks, 0)).to_string(),
+            "go movetime 50"
+        );
+        assert_eq!(Command::Go(go_params(&clocks, 1)).to_string(), "go depth 3");
         assert_eq!(clocks[1].limit_ms(), None);
     }
 }

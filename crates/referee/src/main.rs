@@ -11,9 +11,8 @@ use pion_referee::config::{
 };
 use pion_referee::summary::Summary;
 use pion_referee::{signal, tournament};
-use pion_rules::avalam::Avalam;
-use pion_rules::awale::Awale;
 use pion_rules::game::Game;
+use pion_rules::{GameKind, with_game};
 
 /// referee: plays a match between two engines that speak the pion protocol.
 ///
@@ -44,8 +43,8 @@ struct Cli {
     command: Option<Command>,
 
     /// The game: avalam or awale. Example: --game awale
-    #[arg(long, value_enum, required = true)]
-    game: Option<GameName>,
+    #[arg(long, value_parser = pion_protocol::cli::game_parser(), required = true)]
+    game: Option<GameKind>,
 
     /// An engine, given twice: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [option.NAME=VALUE]...
     /// [tc=TC]. cmd is split like a shell does (quotes work) but run without a shell; options
@@ -174,12 +173,6 @@ enum Command {
         #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
         sprt: Option<Vec<String>>,
     },
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum GameName {
-    Avalam,
-    Awale,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -326,16 +319,10 @@ fn main() -> ExitCode {
     };
 
     signal::install();
-    let result = match game {
-        GameName::Avalam => {
-            let variant = check_variant::<Avalam>(&cli.variant);
-            tournament::run::<Avalam>(&config, variant)
-        }
-        GameName::Awale => {
-            let variant = check_variant::<Awale>(&cli.variant);
-            tournament::run::<Awale>(&config, variant)
-        }
-    };
+    let result = with_game!(game, G => {
+        let variant = check_variant::<G>(&cli.variant);
+        tournament::run::<G>(&config, variant)
+    });
     match result {
         Ok(outcome) => {
             print_summary(&outcome.summary, cli.json);

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
 use super::config::OpeningSource;
+use pion_protocol::{Command, Start};
 use pion_rules::game::{Game, History};
 
 /// The `start` of an opening played from the game's standard start position.
@@ -109,16 +110,16 @@ impl Opening {
     }
 
     /// The `position` command for this opening followed by `later` moves.
-    pub fn position_command(&self, later: &[String]) -> String {
-        let mut command = format!("position {}", self.start);
-        if !self.moves.is_empty() || !later.is_empty() {
-            command.push_str(" moves");
-            for mv in self.moves.iter().chain(later) {
-                command.push(' ');
-                command.push_str(mv);
-            }
-        }
-        command
+    pub fn position_command(&self, later: &[String]) -> Command {
+        let start = match self.start.split_once(' ') {
+            Some((board, side)) => Start::Notation {
+                board: board.to_string(),
+                side: side.to_string(),
+            },
+            None => Start::StartPos,
+        };
+        let moves = self.moves.iter().chain(later).cloned().collect();
+        Command::Position { start, moves }
     }
 }
 
@@ -323,7 +324,7 @@ mod tests {
         assert!(Opening::parse("startpos A").is_err());
         assert!(Opening::parse("moves A").is_err());
         assert_eq!(
-            a.position_command(&["C".into()]),
+            a.position_command(&["C".into()]).to_string(),
             "position startpos moves A b C"
         );
     }

@@ -4,14 +4,17 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use pion_protocol::Command;
+use pion_rules::GameKind;
+
 use super::config::EngineSpec;
 use super::engine::{Engine, EngineError};
 
 /// What every start of an engine needs besides its own spec.
 #[derive(Clone, Debug)]
 pub struct StartSettings {
-    /// The game's protocol name (`avalam`, `awale`).
-    pub game: &'static str,
+    /// The game.
+    pub game: GameKind,
     /// The variant, sent as the `Variant` option when set.
     pub variant: Option<String>,
     /// Deadline for spawning plus the `pion` handshake.
@@ -66,7 +69,7 @@ impl Seat {
         let s = &self.settings;
         engine.handshake(Instant::now() + s.startup_timeout)?;
         let id = &engine.identity;
-        if !id.games.is_empty() && !id.games.iter().any(|g| g == s.game) {
+        if !id.games.is_empty() && !id.games.iter().any(|g| g == s.game.name()) {
             return Err(EngineError::Protocol(format!(
                 "does not play {} (it lists: {})",
                 s.game,
@@ -75,7 +78,7 @@ impl Seat {
         }
         if let Some(variant) = &s.variant {
             // A variant belongs to a game: choose the game first, so that the engine takes it.
-            engine.send(&format!("newgame {}", s.game))?;
+            engine.send(&Command::NewGame(Some(s.game)))?;
             engine.set_option("Variant", variant, Instant::now() + s.isready_timeout)?;
         }
         for (name, value) in &self.spec.options {

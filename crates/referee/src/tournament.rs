@@ -371,7 +371,7 @@ fn worker<G: Game>(
     tx: &Sender<Message>,
 ) {
     let settings = StartSettings {
-        game: G::NAME,
+        game: G::KIND,
         variant: config.variant.clone(),
         startup_timeout: config.startup_timeout,
         isready_timeout: config.isready_timeout,

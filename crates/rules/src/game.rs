@@ -244,8 +244,10 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// The fixed-capacity list legal moves are generated into.
     type Moves: Default + AsRef<[Self::Move]> + AsMut<[Self::Move]> + Copy;
 
+    /// Which game this is in the registry of games.
+    const KIND: crate::GameKind;
     /// The game's name in the protocol (`avalam`, `awale`).
-    const NAME: &'static str;
+    const NAME: &'static str = Self::KIND.name();
     /// Whether a repeated position ends the game.
     const REPETITION_ENDS_GAME: bool;
 

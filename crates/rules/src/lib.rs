@@ -8,4 +8,7 @@
 pub mod avalam;
 pub mod awale;
 pub mod game;
+mod kind;
 pub mod zobrist;
+
+pub use kind::GameKind;

@@ -275,7 +275,7 @@ impl Game for Avalam {
     type Variant = Variant;
     type Moves = MoveList<Move, MAX_MOVES>;
 
-    const NAME: &'static str = "avalam";
+    const KIND: crate::GameKind = crate::GameKind::Avalam;
     const REPETITION_ENDS_GAME: bool = false;
 
     fn variant_names() -> &'static [&'static str] {

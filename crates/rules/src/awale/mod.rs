@@ -181,7 +181,7 @@ impl Game for Awale {
     type Variant = Variant;
     type Moves = MoveList<Move, MAX_MOVES>;
 
-    const NAME: &'static str = "awale";
+    const KIND: crate::GameKind = crate::GameKind::Awale;
     const REPETITION_ENDS_GAME: bool = true;
 
     fn variant_names() -> &'static [&'static str] {

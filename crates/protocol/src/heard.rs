@@ -1,0 +1,215 @@
+//! Reading an engine's replies: the other direction of the protocol, for the referee and for
+//! any front end that drives an engine process.
+//!
+//! pion prints [`crate::Reply`]; what comes back from an arbitrary engine is less certain, so
+//! this parser is lenient where the protocol allows it (unknown `info` fields are skipped, as
+//! UCI front ends do) and exact about what a referee relies on (`bestmove`, `readyok`,
+//! `pionok`, `ugiok`). A line it does not know is [`Heard::Other`], never an error: an engine may
+//! print anything between replies.
+
+use crate::info::{Info, Score};
+
+/// One line from an engine, as a front end understands it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// `id <field> <value>`: the engine's name, author or version.
+    Id {
+        /// `name`, `author`, `version`...
+        field: String,
+        /// The rest of the line.
+        value: String,
+    },
+    /// `pionok`: the end of the answer to `pion`.
+    PionOk,
+    /// `ugiok`: the end of the answer to `ugi`.
+    UgiOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `info ...`, with the fields this parser knows.
+    Info(Info),
+    /// `info string <text>`: a message from the engine, not progress.
+    InfoString(String),
+    /// `game <name>`: a game the engine plays.
+    Game(String),
+    /// `option name <name> type ...`: an option the engine has (its name may hold spaces).
+    Option(String),
+    /// `bestmove <move> [ponder <move>]`; `None` for `bestmove none` (no legal move).
+    BestMove(Option<String>),
+    /// A line that starts as a reply this parser knows but breaks its grammar: why.
+    Malformed(&'static str),
+    /// `error <message>`.
+    Error(String),
+    /// An empty line or anything else (`info string`, a banner, a debug print).
+    Other,
+}
+
+/// Reads one line an engine wrote.
+pub fn parse_heard(line: &str) -> Heard {
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some("id") => match words.next() {
+            Some(field) => Heard::Id {
+                field: field.to_string(),
+                value: words.collect::<Vec<_>>().join(" "),
+            },
+            None => Heard::Other,
+        },
+        Some("pionok") => Heard::PionOk,
+        Some("ugiok") => Heard::UgiOk,
+        Some("readyok") => Heard::ReadyOk,
+        Some("game") => words
+            .next()
+            .map_or(Heard::Other, |name| Heard::Game(name.to_string())),
+        Some("option") if words.next() == Some("name") => {
+            let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+            Heard::Option(name.join(" "))
+        }
+        Some("bestmove") => match words.collect::<Vec<_>>()[..] {
+            ["none"] => Heard::BestMove(None),
+            // UCI engines name the reply they expect after their move: it is not part of it.
+            [mv] | [mv, "ponder", _] => Heard::BestMove(Some(mv.to_string())),
+            _ => {
+                Heard::Malformed("bestmove takes exactly one move (and optionally 'ponder <move>')")
+            }
+        },
+        Some("error") => Heard::Error(line.trim().trim_start_matches("error").trim().to_string()),
+        Some("info") => parse_info(line, words),
+        _ => Heard::Other,
+    }
+}
+
+/// The fields of an `info` line, or its message for `info string ...`.
+fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Heard {
+    let mut info = Info::default();
+    let number = |word: Option<&str>| word.and_then(|w| w.parse::<u64>().ok());
+    while let Some(key) = words.next() {
+        match key {
+            "string" => {
+                let text = line.split_once(" string").map_or("", |(_, text)| text);
+                return Heard::InfoString(text.trim().to_string());
+            }
+            "depth" => info.depth = number(words.next()).unwrap_or(0) as u32,
+            "seldepth" => info.seldepth = number(words.next()).unwrap_or(0) as u32,
+            "nodes" => info.nodes = number(words.next()).unwrap_or(0),
+            "time" => info.time_ms = number(words.next()).unwrap_or(0),
+            "hashfull" => info.hashfull = number(words.next()).map(|n| n as u32),
+            "playouts" => info.playouts = number(words.next()),
+            "score" => {
+                let margin = |word: Option<&str>| word.and_then(|w| w.parse::<u32>().ok());
+                info.score = match words.next() {
+                    Some("cp") => words.next().and_then(|w| w.parse().ok()).map(Score::Centi),
+                    Some("win") => margin(words.next()).map(Score::Win),
+                    Some("loss") => margin(words.next()).map(Score::Loss),
+                    Some("draw") => Some(Score::Draw),
+                    _ => None,
+                }
+            }
+            "lowerbound" | "upperbound" => info.score_bound = true,
+            "pv" => {
+                info.pv = words.map(str::to_string).collect();
+                break;
+            }
+            // `nps` is derived from nodes and time; other engines' fields are skipped.
+            _ => {}
+        }
+    }
+    Heard::Info(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Reply;
+
+    #[test]
+    fn what_pion_prints_reads_back_the_same() {
+        let info = Info {
+            depth: 7,
+            seldepth: 9,
+            score: Some(Score::Loss(3)),
+            score_bound: true,
+            nodes: 12345,
+            time_ms: 17,
+            hashfull: Some(12),
+            playouts: None,
+            pv: vec!["a1b2".into(), "c3c4".into()],
+        };
+        let line = Reply::Info(info.clone()).to_string();
+        assert_eq!(parse_heard(&line), Heard::Info(info));
+        for score in [Score::Centi(-250), Score::Win(4), Score::Draw] {
+            let info = Info {
+                depth: 1,
+                score: Some(score),
+                ..Info::default()
+            };
+            assert_eq!(
+                parse_heard(&Reply::Info(info.clone()).to_string()),
+                Heard::Info(info)
+            );
+        }
+        assert_eq!(
+            parse_heard(&Reply::BestMove(Some("C".into())).to_string()),
+            Heard::BestMove(Some("C".into()))
+        );
+        assert_eq!(
+            parse_heard(&Reply::BestMove(None).to_string()),
+            Heard::BestMove(None)
+        );
+        assert_eq!(parse_heard(&Reply::PionOk.to_string()), Heard::PionOk);
+        assert_eq!(parse_heard(&Reply::UgiOk.to_string()), Heard::UgiOk);
+        assert_eq!(parse_heard(&Reply::ReadyOk.to_string()), Heard::ReadyOk);
+        assert_eq!(
+            parse_heard(&Reply::Error("bad move 'x'".into()).to_string()),
+            Heard::Error("bad move 'x'".into())
+        );
+        assert_eq!(
+            parse_heard(&Reply::Id("name", "pion 0.1".into()).to_string()),
+            Heard::Id {
+                field: "name".into(),
+                value: "pion 0.1".into()
+            }
+        );
+    }
+
+    #[test]
+    fn other_engines_lines_are_read_leniently() {
+        assert_eq!(
+            parse_heard("bestmove e2e4 ponder e7e5"),
+            Heard::BestMove(Some("e2e4".into()))
+        );
+        assert_eq!(
+            parse_heard("  bestmove   C  "),
+            Heard::BestMove(Some("C".into()))
+        );
+        assert!(matches!(parse_heard("bestmove"), Heard::Malformed(_)));
+        assert!(matches!(parse_heard("bestmove a b"), Heard::Malformed(_)));
+        assert_eq!(parse_heard("game awale"), Heard::Game("awale".into()));
+        assert_eq!(
+            parse_heard("option name Skill Level type spin default 1 min 1 max 2"),
+            Heard::Option("Skill Level".into())
+        );
+        assert_eq!(
+            parse_heard("info string hello  there"),
+            Heard::InfoString("hello  there".into())
+        );
+        assert_eq!(parse_heard(""), Heard::Other);
+        assert_eq!(parse_heard("readyokay"), Heard::Other);
+        let Heard::Info(info) =
+            parse_heard("info depth 3 multipv 1 score cp 12 tbhits 4 nodes x pv A b")
+        else {
+            panic!("an info line");
+        };
+        assert_eq!(info.depth, 3);
+        assert_eq!(info.score, Some(Score::Centi(12)));
+        assert_eq!(info.nodes, 0, "an unreadable number is left out");
+        assert_eq!(info.pv, ["A", "b"]);
+        let Heard::Info(info) = parse_heard("info score mate 3 depth 2") else {
+            panic!("an info line");
+        };
+        assert_eq!(
+            (info.score, info.depth),
+            (None, 2),
+            "mate is not a score of these games"
+        );
+    }
+}
