@@ -11,7 +11,7 @@
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Frontier, Horizon, default_horizon, time};
 use pion_rules::avalam::endgame::{Structure, edges};
-use pion_rules::avalam::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits};
+use pion_rules::avalam::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits, shift};
 use pion_rules::game::{Game, Player};
 
 /// Live tower classes per colour: height 1 to 4, times the number of stacking partners topped
@@ -88,11 +88,6 @@ fn weigh(f: &[i32; FEATURES]) -> i32 {
         v += WEIGHTS[i] * f[i];
     }
     v
-}
-
-#[inline(always)]
-fn shift(set: u128, by: i32) -> u128 {
-    if by >= 0 { set << by } else { set >> (-by) }
 }
 
 /// Towers with at least one stacking partner, and towers with at least two.

@@ -312,23 +312,8 @@ pub fn play<G: Game>(
         clocks[side].charge(elapsed_ms);
         times_ms.push(elapsed_ms.max(0) as u64);
 
-        let mut legal = G::Moves::default();
-        history.legal_moves(&mut legal);
-        let checked = G::parse_move(&reply.text)
-            .map_err(|e| e.to_string())
-            .and_then(|mv| {
-                if legal.as_ref().contains(&mv) {
-                    Ok(mv)
-                } else {
-                    let why = history.position().why_illegal(mv);
-                    Err(format!("illegal move {}: {why}", reply.text))
-                }
-            });
-        match checked {
-            Ok(mv) => {
-                moves.push(G::format_move(mv));
-                history.play(mv);
-            }
+        match history.play_text(&reply.text) {
+            Ok(mv) => moves.push(G::format_move(mv)),
             Err(why) => {
                 let detail = format!(
                     "{name} played '{}' at {}: {why}",

@@ -29,6 +29,8 @@
 
 use std::ops::{Add, AddAssign};
 
+use serde::Serialize;
+
 /// The two-sided 95% quantile of the standard normal distribution.
 pub const Z95: f64 = 1.959_963_984_540_054;
 
@@ -220,7 +222,7 @@ fn mean_variance(scores: &[f64], probs: &[f64]) -> (f64, f64) {
 }
 
 /// Game-by-game counts: A's wins, draws and losses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Wdl {
     /// Games A won.
     pub wins: u64,
@@ -395,13 +397,16 @@ pub enum EloModel {
 }
 
 /// What the SPRT says after the games so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum SprtDecision {
     /// Neither bound reached: play on.
+    #[serde(rename = "continue")]
     Continue,
     /// The LLR fell to the lower bound: A is not `elo1` stronger (H0, `elo = elo0`, accepted).
+    #[serde(rename = "H0")]
     AcceptH0,
     /// The LLR reached the upper bound: A is stronger (H1, `elo = elo1`, accepted).
+    #[serde(rename = "H1")]
     AcceptH1,
 }
 

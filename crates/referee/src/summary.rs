@@ -12,18 +12,7 @@ use serde::Serialize;
 
 use super::config::SprtSpec;
 use super::record::{GameRecord, Reason};
-use super::stats::{self, Pentanomial};
-
-/// Wins, draws and losses of one engine.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Wdl {
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-}
+use super::stats::{self, Pentanomial, SprtDecision, Wdl};
 
 /// The result counts the statistics are computed from, from the first engine's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,9 +25,9 @@ pub struct Counts {
     pub unpaired: u64,
 }
 
-/// The state of a sequential test.
+/// The state of a sequential test, as reports print it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Sprt {
+pub struct SprtState {
     /// Elo under H0.
     pub elo0: f64,
     /// Elo under H1.
@@ -53,8 +42,8 @@ pub struct Sprt {
     pub lower: f64,
     /// Accept H1 at or above this.
     pub upper: f64,
-    /// `H0`, `H1`, or `continue`.
-    pub decision: String,
+    /// What the test says so far.
+    pub decision: SprtDecision,
 }
 
 /// The `--json` summary object.
@@ -100,7 +89,7 @@ pub struct Summary {
     pub adjudications: u64,
     /// The sequential test, when one was asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sprt: Option<Sprt>,
+    pub sprt: Option<SprtState>,
 }
 
 /// Counts the results of `records` from the side of `engines[0]`.
@@ -144,13 +133,13 @@ fn finite(x: f64) -> Option<f64> {
 }
 
 /// The SPRT state on these counts.
-pub fn sprt(spec: &SprtSpec, counts: &Counts) -> Sprt {
+pub fn sprt(spec: &SprtSpec, counts: &Counts) -> SprtState {
     let test = stats::Sprt::new(spec.elo0, spec.elo1, spec.alpha, spec.beta)
         .expect("SprtSpec::parse accepts only valid parameters");
     let llr = test.llr(&Pentanomial::new(counts.pentanomial));
     let (lower, upper) = (test.lower(), test.upper());
-    let decision = test.decision(llr).as_str();
-    Sprt {
+    let decision = test.decision(llr);
+    SprtState {
         elo0: spec.elo0,
         elo1: spec.elo1,
         alpha: spec.alpha,
@@ -158,7 +147,7 @@ pub fn sprt(spec: &SprtSpec, counts: &Counts) -> Sprt {
         llr,
         lower,
         upper,
-        decision: decision.to_string(),
+        decision,
     }
 }
 
@@ -174,7 +163,7 @@ pub fn summarize(
     let estimate = if paired {
         Pentanomial::new(c.pentanomial).elo()
     } else {
-        stats::Wdl::new(c.wdl.wins, c.wdl.draws, c.wdl.losses).elo()
+        c.wdl.elo()
     };
     let mut forfeits = BTreeMap::new();
     let mut by_engine: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
@@ -341,11 +330,11 @@ impl Summary {
 }
 
 /// One line describing the state of a test.
-pub fn sprt_line(s: &Sprt) -> String {
-    let verdict = match s.decision.as_str() {
-        "H1" => "H1 accepted",
-        "H0" => "H0 accepted",
-        _ => "continue",
+pub fn sprt_line(s: &SprtState) -> String {
+    let verdict = match s.decision {
+        SprtDecision::AcceptH1 => "H1 accepted",
+        SprtDecision::AcceptH0 => "H0 accepted",
+        SprtDecision::Continue => "continue",
     };
     format!(
         "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} [{:.2}, {:.2}] {verdict}",

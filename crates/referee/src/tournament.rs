@@ -24,6 +24,7 @@ use super::record::{
 };
 use super::seat::{Seat, StartSettings};
 use super::signal;
+use super::stats::SprtDecision;
 use super::summary::{self, Summary};
 use pion_rules::game::Game;
 
@@ -227,7 +228,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             .as_ref()
             .map(|spec| summary::sprt(spec, &summary::counts(&names, records)))
     };
-    let already_decided = sprt_of(&records).is_some_and(|s| s.decision != "continue");
+    let already_decided = sprt_of(&records).is_some_and(|s| s.decision != SprtDecision::Continue);
     let mut interrupted = false;
     let mut sprt_stopped = already_decided;
     let mut after_decision = 0;
@@ -326,7 +327,8 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                 Ok(Message::PairDone(done)) => {
                     if let Some(state) = sprt_of(&records) {
                         bar.suspend(|| eprintln!("{}", summary::sprt_line(&state)));
-                        if state.decision != "continue" && !shared.stop.swap(true, Ordering::SeqCst)
+                        if state.decision != SprtDecision::Continue
+                            && !shared.stop.swap(true, Ordering::SeqCst)
                         {
                             sprt_stopped = true;
                         }

@@ -28,7 +28,7 @@
 //! many moves it can still see; their sum bounds the final margin ([`Structure::bounds`]), and
 //! the search stops at a node whose bounds settle its window.
 
-use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits};
+use super::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits, shift};
 use crate::game::Game;
 
 /// Components larger than this are never items worth checking (a king's neighbourhood).
@@ -38,11 +38,6 @@ const MAX_ITEM: usize = 9;
 /// where they are common and the solver needs them, not in the middle game, where checking
 /// every move would cost more than the few it drops.
 const PAIR_PRUNING_MOVES: usize = 48;
-
-#[inline(always)]
-fn shift(set: u128, by: i32) -> u128 {
-    if by >= 0 { set << by } else { set >> (-by) }
-}
 
 /// `at_most[m]`: towers of height 1..=m (`at_most[0]` is empty).
 #[inline(always)]

@@ -35,7 +35,7 @@ pub const DIRECTIONS: [i32; 8] = [1, -1, 10, -10, 11, 9, -9, -11];
 
 /// Shifts a set by a signed bit offset; bits pushed past either end are lost.
 #[inline(always)]
-const fn shift(set: u128, by: i32) -> u128 {
+pub const fn shift(set: u128, by: i32) -> u128 {
     if by >= 0 { set << by } else { set >> (-by) }
 }
 
