@@ -9,18 +9,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 
-use crate::search::{self, Algorithm, Clock, Level, Limits, SearchGame, Searcher, Settings};
+use crate::options::{self, Change, option_specs};
+use crate::search::{self, Clock, Limits, SearchGame, Searcher, Settings};
 use pion_protocol::{
-    Command, GameKind, GoParams, Line, LineReader, MAX_LINE, OptionKind, OptionSpec, Query, Reply,
-    Start, Status, parse_command,
+    Command, GameKind, GoParams, Line, LineReader, MAX_LINE, Query, Reply, Start, Status,
+    parse_command,
 };
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::{Game, History, PerftReport, Player};
-use pion_rules::with_game;
 
 /// The deepest `go depth` the protocol accepts.
-pub const MAX_GO_DEPTH: u32 = 64;
+pub const MAX_GO_DEPTH: u32 = crate::search::MAX_DEPTH;
 
 /// The deepest `perft` the protocol and the command line accept.
 pub const MAX_PERFT_DEPTH: u32 = 16;
@@ -348,79 +348,14 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
-        let specs = option_specs();
-        let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
-            let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
-            return Err(format!(
-                "setoption: unknown option '{}' (options: {})",
-                pion_rules::game::shorten(name),
-                names.join(", ")
-            ));
-        };
-        let Some(value) = value.filter(|v| !v.is_empty()) else {
-            return Err(format!("setoption: {} needs a value", spec.name));
-        };
-        let mut settings = self.settings;
-        match (&spec.kind, spec.name) {
-            (OptionKind::Spin { min, max, .. }, name) => {
-                let n: i64 = value.parse().map_err(|_| {
-                    format!(
-                        "setoption: {name} takes a whole number from {min} to {max}, not '{}'",
-                        pion_rules::game::shorten(value)
-                    )
-                })?;
-                if n < *min || n > *max {
-                    return Err(format!(
-                        "setoption: {name} must be from {min} to {max}, not {n}"
-                    ));
-                }
-                match name {
-                    "Hash" => settings.hash_mib = n as usize,
-                    "Threads" => {}
-                    "Depth" => settings.level_depth = (n > 0).then_some(n as u32),
-                    "Seed" => settings.seed = n as u64,
-                    "MoveOverhead" => settings.move_overhead_ms = n as u64,
-                    "Exploration" => settings.mcts_exploration = n as u32,
-                    _ => unreachable!("every spin option is handled"),
-                }
+        match options::set_option(self.settings, name, value)? {
+            Change::Settings(settings) => {
+                self.settings = settings;
+                with_table!(&self.table, t => t.searcher().set_settings(settings));
             }
-            (OptionKind::Combo { vars, .. }, name) => {
-                let value = value.to_ascii_lowercase();
-                if !vars.contains(&value) {
-                    return Err(format!(
-                        "setoption: {name} must be one of {}, not '{}'",
-                        vars.join(", "),
-                        pion_rules::game::shorten(&value)
-                    ));
-                }
-                match name {
-                    "Search" => {
-                        settings.algorithm = if value == "mcts" {
-                            Algorithm::Mcts
-                        } else {
-                            Algorithm::AlphaBeta
-                        }
-                    }
-                    "Level" => {
-                        settings.level = Level::ALL
-                            .iter()
-                            .find(|(_, n)| *n == value)
-                            .map(|(l, _)| *l)
-                            .expect("combo values are level names")
-                    }
-                    "Variant" => return self.set_variant(&value),
-                    "Game" => {
-                        let game = GameKind::from_name(&value).expect("combo values are games");
-                        self.new_game(Some(game));
-                        return Ok(());
-                    }
-                    _ => unreachable!("every combo option is handled"),
-                }
-            }
-            (OptionKind::Check { .. }, _) => unreachable!("pion has no check option"),
+            Change::Game(game) => self.new_game(Some(game)),
+            Change::Variant(name) => return self.set_variant(&name),
         }
-        self.settings = settings;
-        with_table!(&self.table, t => t.searcher().set_settings(settings));
         Ok(())
     }
 
@@ -573,98 +508,6 @@ fn command_word(command: &Command) -> String {
         .next()
         .unwrap_or_default()
         .to_string()
-}
-
-/// The options `pion` lists, in order.
-pub fn option_specs() -> Vec<OptionSpec> {
-    let words = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let defaults = Settings::default();
-    let mut variants: Vec<String> = Vec::new();
-    for game in GameKind::ALL {
-        for name in with_game!(game, G => G::variant_names()) {
-            if !variants.iter().any(|known| known == name) {
-                variants.push(name.to_string());
-            }
-        }
-    }
-    vec![
-        OptionSpec {
-            name: "Game",
-            kind: OptionKind::Combo {
-                default: GameKind::Avalam.name().into(),
-                vars: words(&GameKind::names()),
-            },
-        },
-        OptionSpec {
-            name: "Hash",
-            kind: OptionKind::Spin {
-                default: defaults.hash_mib as i64,
-                min: 1,
-                max: 4096,
-            },
-        },
-        OptionSpec {
-            name: "Threads",
-            kind: OptionKind::Spin {
-                default: 1,
-                min: 1,
-                max: 1,
-            },
-        },
-        OptionSpec {
-            name: "Search",
-            kind: OptionKind::Combo {
-                default: "alphabeta".into(),
-                vars: words(&["alphabeta", "mcts"]),
-            },
-        },
-        OptionSpec {
-            name: "Level",
-            kind: OptionKind::Combo {
-                default: "max".into(),
-                vars: Level::ALL.iter().map(|(_, n)| n.to_string()).collect(),
-            },
-        },
-        OptionSpec {
-            name: "Depth",
-            kind: OptionKind::Spin {
-                default: 0,
-                min: 0,
-                max: 64,
-            },
-        },
-        OptionSpec {
-            name: "Seed",
-            kind: OptionKind::Spin {
-                default: defaults.seed as i64,
-                min: 0,
-                max: i64::from(u32::MAX),
-            },
-        },
-        OptionSpec {
-            name: "Variant",
-            kind: OptionKind::Combo {
-                default: "standard".into(),
-                vars: variants,
-            },
-        },
-        OptionSpec {
-            name: "MoveOverhead",
-            kind: OptionKind::Spin {
-                default: defaults.move_overhead_ms as i64,
-                min: 0,
-                max: 5000,
-            },
-        },
-        OptionSpec {
-            name: "Exploration",
-            kind: OptionKind::Spin {
-                default: defaults.mcts_exploration as i64,
-                min: 0,
-                max: 1000,
-            },
-        },
-    ]
 }
 
 /// Turns `go` parameters into search limits, checking that a clock names the side to move.

@@ -7,4 +7,5 @@
 
 pub mod engine;
 pub mod eval;
+pub mod options;
 pub mod search;

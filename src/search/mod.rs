@@ -53,8 +53,11 @@ impl Level {
     ];
 }
 
+/// The deepest search anyone may ask for, in plies (`go depth`, the `Depth` option, `bench`).
+pub const MAX_DEPTH: u32 = 64;
+
 /// The settings that shape a search; set through protocol options.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
     /// The algorithm for `Level max`.
     pub algorithm: Algorithm,
