@@ -9,7 +9,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::time::Clock;
+use super::time::Watch;
 use super::{Info, Level};
 use pion_rules::game::{Game, History, Player};
 
@@ -38,7 +38,7 @@ fn report_choice<G: Game>(
     depth: u32,
     seldepth: u32,
     nodes: u64,
-    clock: Option<&Clock<'_>>,
+    clock: Option<&Watch<'_>>,
     report: &mut dyn FnMut(&Info),
 ) {
     report(&Info {
@@ -89,7 +89,7 @@ struct Plain<'a, 'b, G: LevelEval> {
     me: Player,
     divine: bool,
     nodes: u64,
-    clock: &'a Clock<'b>,
+    clock: &'a Watch<'b>,
     aborted: bool,
     _game: std::marker::PhantomData<G>,
 }
@@ -142,7 +142,7 @@ pub fn yardstick<G: LevelEval>(
     level: Level,
     depth: Option<u32>,
     seed: u64,
-    clock: &Clock<'_>,
+    clock: &Watch<'_>,
     report: &mut dyn FnMut(&Info),
 ) -> G::Move {
     let divine = level == Level::Divine;

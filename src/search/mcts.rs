@@ -8,7 +8,7 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::time::Clock;
+use super::time::Watch;
 use super::{Info, Limits, Score, Settings};
 use pion_rules::game::{Game, History, Player};
 
@@ -188,7 +188,7 @@ pub fn search<G: Game>(
     game: &History<G>,
     limits: &Limits,
     settings: &Settings,
-    clock: &Clock<'_>,
+    clock: &Watch<'_>,
     fallback: G::Move,
     report: &mut dyn FnMut(&Info),
 ) -> G::Move {

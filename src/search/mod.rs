@@ -258,7 +258,7 @@ impl<G: SearchGame> Searcher<G> {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&Info),
     ) -> Option<G::Move> {
-        let clock = time::Clock::new(
+        let clock = time::Watch::new(
             limits,
             game.position().side_to_move(),
             self.settings.move_overhead_ms,
@@ -276,7 +276,7 @@ impl<G: SearchGame> Searcher<G> {
         &mut self,
         game: &History<G>,
         limits: &Limits,
-        clock: &time::Clock<'_>,
+        clock: &time::Watch<'_>,
         report: &mut dyn FnMut(&Info),
     ) -> Option<G::Move> {
         if game.outcome().is_some() {

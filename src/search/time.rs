@@ -108,14 +108,14 @@ pub fn worth_next_iteration(budget: &Budget, elapsed_ms: u64, last_iteration_ms:
 }
 
 /// The running checks of one search: stop flag, node limit, hard time limit.
-pub struct Clock<'a> {
+pub struct Watch<'a> {
     start: Instant,
     stop: &'a AtomicBool,
     budget: Option<Budget>,
     node_limit: Option<u64>,
 }
 
-impl<'a> Clock<'a> {
+impl<'a> Watch<'a> {
     /// Starts timing now; `expected_moves` as for [`budget`].
     pub fn new(
         limits: &Limits,
@@ -124,7 +124,7 @@ impl<'a> Clock<'a> {
         expected_moves: u64,
         stop: &'a AtomicBool,
     ) -> Self {
-        Clock {
+        Watch {
             start: Instant::now(),
             stop,
             budget: budget(limits, side, overhead_ms, expected_moves),

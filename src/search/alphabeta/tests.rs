@@ -1,0 +1,192 @@
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicBool;
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use super::*;
+use crate::search::{Limits, Score};
+use pion_rules::avalam::{self, Avalam};
+use pion_rules::game::{Game, Player};
+
+/// Exact final margin for the side to move, by memoised minimax (the slow reference).
+fn margin(pos: &Avalam, memo: &mut HashMap<u64, i32>) -> i32 {
+    if let Some(outcome) = pos.outcome() {
+        return outcome.margin_for(pos.side_to_move());
+    }
+    if let Some(&m) = memo.get(&pos.hash()) {
+        return m;
+    }
+    let mut moves = <Avalam as Game>::Moves::default();
+    pos.legal_moves(&mut moves);
+    let best = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play(mv);
+            -margin(&child, memo)
+        })
+        .max()
+        .expect("a move");
+    memo.insert(pos.hash(), best);
+    best
+}
+
+/// A 4x3 block of low towers: too big for the first iterations to prove, small enough
+/// for the reference.
+fn block(rng: &mut Xoshiro256PlusPlus, fill: u32) -> Avalam {
+    let mut pos = Avalam::empty(avalam::Variant::Standard);
+    for row in 3..6 {
+        for col in 2..6 {
+            if rng.random_range(0..10) < fill {
+                let top = if rng.random_bool(0.5) {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                pos.set_tower(avalam::cell(col, row), rng.random_range(1..3), top);
+            }
+        }
+    }
+    pos
+}
+
+/// Whether a reported score is true of a position whose exact margin is `m`.
+fn consistent(score: Score, bound: bool, m: i32) -> bool {
+    match (score, bound) {
+        (Score::Win(w), false) => m == w as i32,
+        (Score::Win(w), true) => m >= w as i32,
+        (Score::Loss(l), false) => m == -(l as i32),
+        (Score::Loss(l), true) => m <= -(l as i32),
+        (Score::Draw, false) => m == 0,
+        _ => false,
+    }
+}
+
+#[test]
+fn solving_proves_the_exact_margin_and_a_move_that_keeps_it() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let mut memo = HashMap::new();
+    let (mut wins, mut losses, mut draws, mut bounds) = (0, 0, 0, 0);
+    for _ in 0..30 {
+        let pos = block(&mut rng, 8);
+        if pos.outcome().is_some() {
+            continue;
+        }
+        let truth = margin(&pos, &mut memo);
+        let game = History::new(pos);
+        let stop = AtomicBool::new(false);
+        let clock = Watch::new(&Limits::default(), pos.side_to_move(), 0, 1, &stop);
+        let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
+        let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
+        let mut reports = Vec::new();
+        let (mv, last) = search
+            .solve_root(&pos, u64::MAX / 2, 0, &mut |i| reports.push(i.clone()))
+            .expect("no cap, no clock: solved");
+        let at = pos.format_position();
+        for info in &reports {
+            let score = info.score.expect("every report has a score");
+            assert!(
+                consistent(score, info.score_bound, truth),
+                "{score:?} {truth} {at}"
+            );
+            bounds += info.score_bound as u32;
+        }
+        assert!(!last.score_bound, "{at}");
+        assert_eq!(last, *reports.last().unwrap());
+        let mv = mv.expect("the exact margin comes with the move that reaches it");
+        let mut child = pos;
+        child.play(mv);
+        assert_eq!(-margin(&child, &mut memo), truth, "{at}");
+        match truth.signum() {
+            1 => wins += 1,
+            -1 => losses += 1,
+            _ => draws += 1,
+        }
+    }
+    assert!(
+        wins > 2 && losses > 2 && draws > 2,
+        "{wins} {losses} {draws}"
+    );
+    assert!(
+        bounds > 3,
+        "win/loss bounds come before the margin: {bounds}"
+    );
+}
+
+#[test]
+fn at_a_drawn_root_the_swindle_keeps_the_draw_and_leaves_the_fewest_safe_replies() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    let mut memo = HashMap::new();
+    let (mut drawn, mut moved) = (0, 0);
+    while drawn < 10 {
+        let pos = block(&mut rng, 6);
+        if pos.outcome().is_some() || margin(&pos, &mut memo) != 0 {
+            continue;
+        }
+        let mut moves = <Avalam as Game>::Moves::default();
+        pos.legal_moves(&mut moves);
+        pos.prune_equivalent(&mut moves);
+        // Each drawing move with its share of safe replies, by the reference.
+        let mut shares = Vec::new();
+        for &mv in moves.iter() {
+            let mut child = pos;
+            child.play(mv);
+            if margin(&child, &mut memo) != 0 {
+                continue;
+            }
+            let mut answers = <Avalam as Game>::Moves::default();
+            child.legal_moves(&mut answers);
+            if answers.is_empty() {
+                // The move ends the game: nothing left for the opponent to get wrong.
+                continue;
+            }
+            let safe = answers
+                .iter()
+                .filter(|&&a| {
+                    let mut next = child;
+                    next.play(a);
+                    margin(&next, &mut memo) <= 0
+                })
+                .count();
+            shares.push((mv, safe as f64 / answers.len() as f64));
+        }
+        if shares.is_empty() {
+            continue;
+        }
+        drawn += 1;
+        let least = shares.iter().map(|s| s.1).fold(f64::INFINITY, f64::min);
+        let default = shares[0].0;
+        let game = History::new(pos);
+        let stop = AtomicBool::new(false);
+        let clock = Watch::new(&Limits::default(), pos.side_to_move(), 0, 1, &stop);
+        let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
+        let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
+        let mv = search.swindle(&pos, default, 0, 1);
+        let share = shares.iter().find(|s| s.0 == mv).map(|s| s.1);
+        assert_eq!(share, Some(least), "{}", pos.format_position());
+        moved += (mv != default) as u32;
+    }
+    assert!(moved > 1, "the swindle changed the move in {moved} of 10");
+}
+
+#[test]
+fn a_capped_attempt_gives_up_and_the_search_goes_on() {
+    let pos = Avalam::start(avalam::Variant::Standard);
+    let game = History::new(pos);
+    let stop = AtomicBool::new(false);
+    let clock = Watch::new(&Limits::default(), pos.side_to_move(), 0, 1, &stop);
+    let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Avalam::MOVE_SLOTS));
+    let mut search = Search::new(&game, &mut tt, &mut heur, &clock);
+    let mut reports = 0;
+    assert!(
+        search
+            .solve_root(&pos, 50, 0, &mut |_| reports += 1)
+            .is_none()
+    );
+    assert_eq!(reports, 0, "nothing was proven");
+    assert!(!search.aborted, "the cap does not abort the search");
+    let v = search.negamax(&pos, 2, 0, -INFINITY, INFINITY);
+    assert!(!search.aborted && search.pv_len[0] > 0, "{v}");
+}
