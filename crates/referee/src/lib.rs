@@ -12,6 +12,7 @@ pub mod openings;
 pub mod ratings;
 pub mod record;
 pub mod results;
+pub mod schedule;
 pub mod seat;
 pub mod signal;
 pub mod stats;
