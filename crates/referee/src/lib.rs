@@ -8,6 +8,7 @@
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod movedata;
 pub mod openings;
 pub mod ratings;
 pub mod record;
