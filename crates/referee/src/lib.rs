@@ -5,6 +5,7 @@
 //! every read has a deadline, every process is killed and reaped, every finished game is
 //! recorded at once.
 
+pub mod adjudicate;
 pub mod config;
 pub mod engine;
 pub mod game;
