@@ -7,6 +7,7 @@
 
 pub mod adjudicate;
 pub mod config;
+pub mod crosstable;
 pub mod engine;
 pub mod game;
 pub mod movedata;
