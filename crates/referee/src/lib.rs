@@ -9,6 +9,7 @@ pub mod adjudicate;
 pub mod config;
 pub mod crosstable;
 pub mod engine;
+pub mod export;
 pub mod game;
 pub mod movedata;
 pub mod openings;
