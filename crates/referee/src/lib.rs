@@ -6,6 +6,7 @@
 //! recorded at once.
 
 pub mod adjudicate;
+pub mod conditions;
 pub mod config;
 pub mod crosstable;
 pub mod engine;

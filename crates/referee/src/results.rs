@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use super::record::GameRecord;
 use super::stats::GameResult;
 
 /// Wins and draws of every engine against every other, engines in `--engine` order.
@@ -106,6 +107,29 @@ impl ResultTable {
     }
 }
 
+/// The table of `names` from game records, each naming its players among them.
+pub fn from_records(names: &[String], records: &[GameRecord]) -> Result<ResultTable, String> {
+    let mut table = ResultTable::new(names.to_vec());
+    let index = |name: &str, game: u64| {
+        names
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| format!("game {game} was played by '{name}', who is not in this event"))
+    };
+    for record in records {
+        let first = index(&record.first, record.game)?;
+        let second = index(&record.second, record.game)?;
+        let result = match record.result.as_str() {
+            "1-0" => GameResult::Win,
+            "0-1" => GameResult::Loss,
+            "1/2-1/2" => GameResult::Draw,
+            other => return Err(format!("game {}: unknown result '{other}'", record.game)),
+        };
+        table.add(first, second, result);
+    }
+    Ok(table)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,6 +150,56 @@ mod tests {
         assert_eq!(t.wdl(2), [0, 0, 1]);
         assert_eq!(t.games(0), 4);
         assert_eq!(t.total_games(), 4);
+    }
+
+    fn record(game: u64, first: &str, second: &str, result: &str) -> GameRecord {
+        GameRecord {
+            game,
+            pair: game / 2,
+            engines: [first.into(), second.into()],
+            first: first.into(),
+            second: second.into(),
+            rules: "awale".into(),
+            variant: "standard".into(),
+            start: "startpos".into(),
+            opening: vec![],
+            moves: vec![],
+            result: result.into(),
+            reason: super::super::record::Reason::Normal,
+            detail: None,
+            loser: None,
+            score: [0, 0],
+            times_ms: vec![],
+            seed: 0,
+            conditions: String::new(),
+            match_games: 4,
+            openings: None,
+        }
+    }
+
+    #[test]
+    fn records_fill_the_table_from_player_1_and_2() {
+        let names = vec!["a".to_string(), "b".to_string(), "c".to_string()];
+        let records = [
+            record(0, "a", "b", "1-0"),
+            record(1, "b", "a", "1-0"),
+            record(2, "c", "a", "1/2-1/2"),
+            record(3, "a", "c", "0-1"),
+        ];
+        let t = from_records(&names, &records).unwrap();
+        assert_eq!(t.wdl(0), [1, 1, 2]);
+        assert_eq!(t.wins[2][0], 1);
+        assert_eq!(t.points_between(1, 0), 1.0);
+        let stranger = [record(4, "a", "z", "1-0")];
+        assert_eq!(
+            from_records(&names, &stranger).unwrap_err(),
+            "game 4 was played by 'z', who is not in this event"
+        );
+        let bad = [record(5, "a", "b", "2-0")];
+        assert_eq!(
+            from_records(&names, &bad).unwrap_err(),
+            "game 5: unknown result '2-0'"
+        );
     }
 
     #[test]
