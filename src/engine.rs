@@ -166,6 +166,9 @@ pub struct Session {
     settings: Settings,
     table: AnyTable,
     search: Option<RunningSearch>,
+    /// A `Variant` of the other game only, kept for that game's next start (see
+    /// [`Session::choose_variant`]).
+    kept_variant: Option<(GameKind, String)>,
 }
 
 const ENGINE_NAME: &str = "pion";
@@ -180,6 +183,7 @@ impl Session {
             settings,
             table: AnyTable::Avalam(Table::new(Default::default(), settings)),
             search: None,
+            kept_variant: None,
         }
     }
 
@@ -344,6 +348,10 @@ impl Session {
             GameKind::Avalam => AnyTable::Avalam(Table::new(Default::default(), settings)),
             GameKind::Awale => AnyTable::Awale(Table::new(Default::default(), settings)),
         };
+        if let Some((_, variant)) = self.kept_variant.take_if(|(kept, _)| *kept == game) {
+            self.set_variant(&variant)
+                .expect("a kept variant is a variant of its game");
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
@@ -407,7 +415,7 @@ impl Session {
                             .map(|(l, _)| *l)
                             .expect("combo values are level names")
                     }
-                    "Variant" => return self.set_variant(&value),
+                    "Variant" => return self.choose_variant(&value),
                     "Game" => {
                         let game = GameKind::from_name(&value).expect("combo values are games");
                         self.new_game(Some(game));
@@ -421,6 +429,33 @@ impl Session {
         self.settings = settings;
         with_table!(&self.table, t => t.searcher().set_settings(settings));
         Ok(())
+    }
+
+    /// Sets the `Variant` option: a variant of the current game applies at once (and `standard`,
+    /// a variant of both, forgets a kept one); a variant of the other game only is kept for its
+    /// next start, since UGI tools send `Variant` and `Game` in any order (protocol.md).
+    fn choose_variant(&mut self, name: &str) -> CommandResult {
+        fn has(game: GameKind, name: &str) -> bool {
+            match game {
+                GameKind::Avalam => Avalam::parse_variant(name).is_some(),
+                GameKind::Awale => Awale::parse_variant(name).is_some(),
+            }
+        }
+        let current = self.current_game();
+        let other = GameKind::ALL.into_iter().find(|&g| g != current);
+        match other {
+            Some(other) if has(other, name) && !has(current, name) => {
+                self.kept_variant = Some((other, name.to_string()));
+                Ok(())
+            }
+            _ => {
+                self.set_variant(name)?;
+                if other.is_some_and(|o| has(o, name)) {
+                    self.kept_variant = None;
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Changes the variant of the current game, which starts it again from the start position.
