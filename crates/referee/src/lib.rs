@@ -12,6 +12,7 @@ pub mod crosstable;
 pub mod engine;
 pub mod export;
 pub mod game;
+pub mod handshake;
 pub mod movedata;
 pub mod openings;
 pub mod ratings;

@@ -93,7 +93,7 @@ def main():
             out("ugiok")
         elif cmd == "pion":
             if on_pion == "error":
-                out("info string unknown command: pion")
+                out("Unknown command: pion")
         elif cmd == "isready":
             out("readyok")
         elif cmd == "setoption":
