@@ -15,6 +15,7 @@ pub mod game;
 pub mod handshake;
 pub mod movedata;
 pub mod openings;
+pub mod pool;
 pub mod ratings;
 pub mod record;
 pub mod results;
