@@ -15,6 +15,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use super::config::EngineSpec;
+use super::handshake::{AUTO_WAIT, Handshake, Identity, Proto, Step};
+use super::movedata::MoveData;
 use super::signal;
 
 /// A line longer than this is cut: no reply of the protocol comes near it, and it bounds memory.
@@ -49,17 +51,6 @@ enum Event {
     Eof,
 }
 
-/// What an engine told about itself in the handshake.
-#[derive(Clone, Debug, Default)]
-pub struct Identity {
-    /// The `id name` line, if any.
-    pub name: Option<String>,
-    /// The games it lists (`game <name>` lines).
-    pub games: Vec<String>,
-    /// The names of the options it lists.
-    pub options: Vec<String>,
-}
-
 /// A `bestmove` reply: the move text and when its line was read.
 #[derive(Clone, Debug)]
 pub struct BestMove {
@@ -67,6 +58,8 @@ pub struct BestMove {
     pub text: String,
     /// When the reader thread got the line: the clock stops here, not when we look at it.
     pub at: Instant,
+    /// What the engine's `info` lines said during the search.
+    pub data: MoveData,
 }
 
 /// A running engine process.
@@ -81,6 +74,8 @@ pub struct Engine {
     exit_seen: Option<Instant>,
     /// What the handshake told.
     pub identity: Identity,
+    /// The protocol it speaks (known after the handshake).
+    pub proto: Proto,
 }
 
 /// Opens (appending) the log file of an engine, creating its directory.
@@ -287,6 +282,7 @@ impl Engine {
             reaped: false,
             exit_seen: None,
             identity: Identity::default(),
+            proto: Proto::Pion,
         })
     }
 
@@ -429,34 +425,66 @@ impl Engine {
         Ok(())
     }
 
-    /// `pion` -> `id`/`game`/`option` lines -> `pionok`, all before `deadline`.
-    pub fn handshake(&mut self, deadline: Instant) -> Result<(), EngineError> {
-        self.send("pion")?;
-        let mut identity = Identity::default();
-        loop {
-            let (line, _) = self.read_line(deadline, "pionok (the answer to pion)")?;
-            let mut words = line.split_whitespace();
-            match words.next() {
-                Some("pionok") => break,
-                Some("id") if words.next() == Some("name") => {
-                    identity.name = Some(words.collect::<Vec<_>>().join(" "));
+    /// The handshake of `spec.proto` (see [`Handshake`]), all before `deadline`. A fallback
+    /// from pion's protocol to UGI is noted in the log.
+    pub fn handshake(&mut self, spec: &EngineSpec, deadline: Instant) -> Result<(), EngineError> {
+        let (mut handshake, first) = Handshake::start(spec.proto);
+        self.send(first)?;
+        let mut quiet_until = Some(Instant::now() + AUTO_WAIT);
+        let proto = loop {
+            let wait = quiet_until.map_or(deadline, |q| q.min(deadline));
+            let step = match self.read_line(wait, &handshake.waiting_for()) {
+                Ok((line, _)) => handshake.line(&line),
+                Err(EngineError::Timeout(_)) if quiet_until.is_some_and(|q| q < deadline) => {
+                    quiet_until = None;
+                    handshake.silence()
                 }
-                Some("game") => identity.games.extend(words.next().map(str::to_string)),
-                Some("option") if words.next() == Some("name") => {
-                    identity.options.extend(words.next().map(str::to_string));
+                Err(error) => return Err(error),
+            };
+            match step {
+                Step::Send(line) => {
+                    self.note(&format!(
+                        "{}: asking ugi",
+                        handshake.fallback.as_deref().unwrap_or("no answer")
+                    ));
+                    self.send(line)?;
                 }
-                Some("error") => {
-                    return Err(EngineError::Protocol(format!(
-                        "answered pion with '{}'",
-                        pion_rules::game::shorten(&line)
-                    )));
-                }
-                // Banners and unknown lines are tolerated in the handshake, as fastchess does.
-                _ => {}
+                Step::Read => {}
+                Step::Done(proto) => break proto,
+                Step::Fail(why) => return Err(EngineError::Protocol(why)),
             }
-        }
-        self.identity = identity;
+        };
+        self.note(&format!("speaks {}", proto.as_str()));
+        self.proto = proto;
+        self.identity = handshake.identity;
         Ok(())
+    }
+
+    /// Writes a referee's note into the engine's log.
+    fn note(&mut self, text: &str) {
+        if let Some(log) = self.log.as_mut() {
+            let _ = log.write_all(format!("{} # {text}\n", stamp(Instant::now())).as_bytes());
+        }
+    }
+
+    /// Starts a new game of `game`: `newgame <game>`, or `uginewgame` for a UGI engine (whose
+    /// game is its `Game` option, set when it was configured).
+    pub fn new_game(&mut self, game: &str) -> Result<(), EngineError> {
+        match self.proto {
+            Proto::Pion => self.send(&format!("newgame {game}")),
+            Proto::Ugi => self.send("uginewgame"),
+        }
+    }
+
+    /// Sends a `position` command, written as this engine's protocol wants it: UGI names a
+    /// position string with `fen`.
+    pub fn position(&mut self, command: &str) -> Result<(), EngineError> {
+        match command.strip_prefix("position ") {
+            Some(rest) if self.proto == Proto::Ugi && !rest.starts_with("startpos") => {
+                self.send(&format!("position fen {rest}"))
+            }
+            _ => self.send(command),
+        }
     }
 
     /// `isready` -> `readyok` before `deadline`. An `error` line on the way is returned as a
@@ -502,11 +530,13 @@ impl Engine {
         // A line read before `go` was written cannot answer it.
         let asked = Instant::now();
         self.send(command)?;
+        let mut data = MoveData::default();
         loop {
             let (line, at) = self.read_line(deadline, "bestmove")?;
             let mut words = line.split_whitespace();
             match words.next() {
-                None | Some("info") => {}
+                None => {}
+                Some("info") => data.update(&line),
                 Some("bestmove") if at < asked => return Err(unasked_bestmove(&line)),
                 Some("bestmove") => {
                     let rest: Vec<&str> = words.collect();
@@ -515,6 +545,7 @@ impl Engine {
                         [mv] | [mv, "ponder", _] => Ok(BestMove {
                             text: mv.to_string(),
                             at,
+                            data,
                         }),
                         _ => Err(EngineError::Protocol(format!(
                             "sent '{}': bestmove takes exactly one move (and optionally 'ponder <move>')",

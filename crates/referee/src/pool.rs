@@ -96,8 +96,9 @@ impl Pool {
         idle.seats.iter().map(Vec::len).collect()
     }
 
-    /// Closes every idle seat (quit, then kill after the grace period).
-    pub fn close_all(&self) {
+    /// Ends every idle seat: `quit`, then a kill after the grace period; or a kill at once
+    /// with `kill` (the run was interrupted).
+    pub fn close_all(&self, kill: bool) {
         let seats: Vec<Seat> = {
             let mut idle = self.idle.lock().expect("no panic while holding the pool");
             idle.seats
@@ -106,7 +107,11 @@ impl Pool {
                 .collect()
         };
         for mut seat in seats {
-            seat.close();
+            if kill {
+                seat.discard();
+            } else {
+                seat.close();
+            }
         }
     }
 }
@@ -155,7 +160,7 @@ mod tests {
         }
         // Two may wait with one slot: e0 and e1 were given back first and are gone.
         assert_eq!(p.idle_counts(), [0, 0, 1, 1]);
-        p.close_all();
+        p.close_all(false);
         assert_eq!(p.idle_counts(), [0, 0, 0, 0]);
     }
 }

@@ -171,9 +171,8 @@ mod tests {
             score: [0, 0],
             times_ms: vec![],
             seed: 0,
-            conditions: String::new(),
             match_games: 4,
-            openings: None,
+            ..GameRecord::default()
         }
     }
 

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::config::EngineSpec;
 use super::engine::{Engine, EngineError};
+use super::handshake::Proto;
 
 /// What every start of an engine needs besides its own spec.
 #[derive(Clone, Debug)]
@@ -64,7 +65,7 @@ impl Seat {
 
     fn configure(&self, engine: &mut Engine) -> Result<(), EngineError> {
         let s = &self.settings;
-        engine.handshake(Instant::now() + s.startup_timeout)?;
+        engine.handshake(&self.spec, Instant::now() + s.startup_timeout)?;
         let id = &engine.identity;
         if !id.games.is_empty() && !id.games.iter().any(|g| g == s.game) {
             return Err(EngineError::Protocol(format!(
@@ -73,9 +74,12 @@ impl Seat {
                 id.games.join(", ")
             )));
         }
+        // A UGI engine's game is an option; a variant belongs to a game: the game comes first.
+        if engine.proto == Proto::Ugi && id.options.iter().any(|o| o == "Game") {
+            engine.set_option("Game", s.game, Instant::now() + s.isready_timeout)?;
+        }
         if let Some(variant) = &s.variant {
-            // A variant belongs to a game: choose the game first, so that the engine takes it.
-            engine.send(&format!("newgame {}", s.game))?;
+            engine.new_game(s.game)?;
             engine.set_option("Variant", variant, Instant::now() + s.isready_timeout)?;
         }
         for (name, value) in &self.spec.options {
