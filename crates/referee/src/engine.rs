@@ -457,6 +457,16 @@ impl Engine {
         self.note(&format!("speaks {}", proto.as_str()));
         self.proto = proto;
         self.identity = handshake.identity;
+        if handshake.fallback.is_some() {
+            // Asked both questions: the answer to the other one (its ugiok, or an `error` from
+            // an engine that does not know it) comes before the readyok of this round trip.
+            self.send("isready")?;
+            while self
+                .read_line(deadline, "readyok (the answer to isready)")?
+                .0
+                != "readyok"
+            {}
+        }
         Ok(())
     }
 

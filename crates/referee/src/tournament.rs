@@ -10,7 +10,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
 
@@ -313,14 +313,19 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
         });
         let (tx, rx) = channel();
         let openings = Arc::new(openings);
-        let conditions = Arc::new(Mutex::new(conditions));
+        let conditions = Arc::new(conditions);
+        // An engine started by a slot's thread gets SIGKILL when that thread ends (Linux's
+        // parent-death signal follows the thread), and other slots may be using it: the slots
+        // wait here until the main thread has closed the pool.
+        let release = Arc::new(Barrier::new(slots + 1));
         let mut handles = Vec::new();
         for w in 0..slots {
             let tx = tx.clone();
             let shared = Arc::clone(&shared);
             let openings = Arc::clone(&openings);
             let pool = Arc::clone(&pool);
-            let conditions = conditions.lock().map(|c| c.clone()).unwrap_or_default();
+            let conditions = Arc::clone(&conditions);
+            let release = Arc::clone(&release);
             let config = config.clone();
             let handle = thread::Builder::new()
                 .name(format!("slot-{w}"))
@@ -333,16 +338,26 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                         &pool,
                         &conditions,
                         &tx,
-                    )
+                    );
+                    drop(tx);
+                    release.wait();
                 })?;
             handles.push(handle);
         }
         drop(tx);
+        let end = |handles: Vec<thread::JoinHandle<()>>, kill: bool| {
+            pool.close_all(kill);
+            release.wait();
+            for handle in handles {
+                let _ = handle.join();
+            }
+        };
 
         let total = records.len() as u64 + to_play;
         let bar = progress_bar(total, records.len() as u64);
         bar.set_message(progress_message(config, &records));
         let every = (total / 20).max(1);
+        let every_table = (total / 5).max(1);
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 // The SPRT has decided: games that end after the decision are not part of the
@@ -357,10 +372,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                         bar.abandon();
                         // Workers waiting for a pair's answer see the channel close and end.
                         drop(rx);
-                        for handle in handles {
-                            let _ = handle.join();
-                        }
-                        pool.close_all(true);
+                        end(handles, true);
                         return Err(error);
                     }
                     records.push(*record);
@@ -371,7 +383,7 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                     if bar.is_hidden() && milestone {
                         // Without a terminal (a log, nohup, CI), a line every twentieth.
                         eprintln!("referee: {done}/{total} games  {message}");
-                    } else if milestone && config.tournament.is_some() {
+                    } else if done.is_multiple_of(every_table) && config.tournament.is_some() {
                         let table = final_report(config, &records).map(|r| r.text());
                         if let Ok(table) = table {
                             bar.suspend(|| eprint!("{table}"));
@@ -398,11 +410,8 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             }
         }
         bar.finish_and_clear();
-        for handle in handles {
-            let _ = handle.join();
-        }
         interrupted |= signal::interrupted();
-        pool.close_all(interrupted);
+        end(handles, interrupted);
         if after_decision > 0 {
             eprintln!(
                 "referee: {after_decision} game(s) in progress when the SPRT decided were not recorded"

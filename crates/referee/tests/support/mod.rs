@@ -56,7 +56,7 @@ pub fn mock(dir: &Path, faults: &[&str]) -> String {
 pub fn referee(dir: &Path, args: &[&str]) -> Output {
     let mut command = Command::new(REFEREE);
     command.args(args);
-    if args.first() != Some(&"merge") {
+    if !matches!(args.first(), Some(&("merge" | "summary" | "export"))) {
         command.arg("--log-dir").arg(dir.join("logs"));
     }
     let out = command
