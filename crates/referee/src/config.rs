@@ -441,8 +441,14 @@ impl MatchConfig {
             let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
             format!("{}: tc {:?} options [{}]", e.name, e.tc, options.join(" "))
         };
+        // Earlier versions had no adjudication from scores: a run that asks for one differs.
+        let adjudication = if self.adjudication == Adjudication::default() {
+            String::new()
+        } else {
+            format!(" adjudication {}", json!(self.adjudication))
+        };
         format!(
-            "games {} tc {:?} margin {}ms variant {} maxplies {:?} {:?} seed {} | {} | {}",
+            "games {} tc {:?} margin {}ms variant {} maxplies {:?} {:?}{adjudication} seed {} | {} | {}",
             self.games,
             self.tc,
             self.time_margin.as_millis(),
