@@ -117,15 +117,19 @@ fn points(p: f64) -> String {
 }
 
 impl Standings {
-    /// The standings as a table for a terminal.
-    pub fn table(&self) -> String {
-        let width = self
-            .rows
+    /// The width of the name column: the longest name, and at least the heading's.
+    fn name_width(&self) -> usize {
+        self.rows
             .iter()
             .map(|r| r.name.len())
             .max()
-            .unwrap_or(4)
-            .max(4);
+            .unwrap_or(0)
+            .max(4)
+    }
+
+    /// The standings as a table for a terminal.
+    pub fn table(&self) -> String {
+        let width = self.name_width();
         let mut out = format!(
             "{:>4}  {:<width$}  {:>7}  {:>6}  {:>6}  {:>5}  {:>7}  {:>6}  {:>6}\n",
             "Rank", "Name", "Elo", "+/-", "LOS", "Games", "Points", "Score", "Draws"
@@ -189,13 +193,7 @@ impl Standings {
     /// The crosstable: the points of each engine (rows, best first) against each other
     /// (columns, by rank number), as `points/games`.
     pub fn crosstable_text(&self) -> String {
-        let name_width = self
-            .rows
-            .iter()
-            .map(|r| r.name.len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
+        let name_width = self.name_width();
         let cells: Vec<Vec<String>> = self
             .crosstable
             .iter()
