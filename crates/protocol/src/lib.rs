@@ -5,6 +5,7 @@
 
 pub mod cli;
 mod command;
+pub mod engine_info;
 mod info;
 mod input;
 mod parse;

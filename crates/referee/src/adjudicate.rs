@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::movedata::{EngineScore, Proven};
+use pion_protocol::engine_info::{EngineScore, Proven};
 
 /// The `--draw` rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

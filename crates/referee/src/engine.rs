@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 use super::config::EngineSpec;
 use super::handshake::{AUTO_WAIT, Handshake, Identity, Proto, Step};
-use super::movedata::MoveData;
 use super::signal;
+use pion_protocol::engine_info::MoveData;
 
 /// A line longer than this is cut: no reply of the protocol comes near it, and it bounds memory.
 const MAX_LINE: u64 = 64 * 1024;

@@ -11,7 +11,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::movedata::MoveData;
+use pion_protocol::engine_info::MoveData;
 
 /// One game as the exports need it.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,10 +11,10 @@ use super::adjudicate::{Adjudication, Adjudicator, Verdict};
 use super::config::{MaxPliesRule, TimeControl};
 use super::engine::EngineError;
 use super::handshake::Identity;
-use super::movedata::MoveData;
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
+use pion_protocol::engine_info::MoveData;
 use pion_rules::game::{Game, History, Player};
 
 /// The rules of one game, besides the engines.

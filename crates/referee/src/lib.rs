@@ -14,7 +14,6 @@ pub mod export;
 pub mod export_file;
 pub mod game;
 pub mod handshake;
-pub mod movedata;
 pub mod openings;
 pub mod pool;
 pub mod ratings;

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use super::conditions::first_difference;
 use super::handshake::Identity;
-use super::movedata::MoveData;
+use pion_protocol::engine_info::MoveData;
 
 /// Why a game ended.
 #[derive(

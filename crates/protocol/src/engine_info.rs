@@ -1,9 +1,10 @@
-//! What an engine said about a move it played: the score, depth, nodes and time of its `info`
-//! lines, kept in the records, printed in exports and read by adjudication.
+//! What another engine said about a move it played: the score, depth, nodes and time of its
+//! `info` lines, as the referee keeps them in its records, prints them in exports and reads them
+//! for adjudication.
 //!
-//! Engines are read tolerantly, as fastchess reads them: each field keeps the last value the
-//! search reported, unknown words and malformed values are skipped, and `info string` lines are
-//! free text. Scores are pion's (`cp`, `win`, `draw`, `loss`, with `lowerbound`/`upperbound`)
+//! Unlike pion's own commands, other authors' engines are read tolerantly, as fastchess reads
+//! them: each field keeps the last value the search reported, unknown words and malformed
+//! values are skipped, and `info string` lines are free text. Scores are pion's (`cp`, `win`, `draw`, `loss`, with `lowerbound`/`upperbound`)
 //! and UGI's `mate N` (moves to a win, negative when losing).
 
 use std::fmt;
