@@ -102,8 +102,8 @@ struct Cli {
     #[arg(long, value_name = "MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     hang_timeout: u64,
 
-    /// Milliseconds for an engine to start and answer `pion` with `pionok` (slow loaders need
-    /// more). Example: --startup-timeout 30000
+    /// Milliseconds for an engine to start and end its handshake with `pionok` or `ugiok`
+    /// (slow loaders need more). Example: --startup-timeout 30000
     #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     startup_timeout: u64,
 
