@@ -64,6 +64,12 @@ pub fn export(path: &Path, format: &str) -> Result<()> {
     let (mut records, _) = read_records(path)?;
     records.sort_by_key(|r| r.game);
     let mut out = std::io::stdout().lock();
+    let mut write = |text: &str| match out.write_all(text.as_bytes()) {
+        // A reader that has seen enough (`| head`) is not an error.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(false),
+        Err(e) => Err(e),
+        Ok(()) => Ok(true),
+    };
     for record in &records {
         let game = export_game(record)?;
         let text = match format {
@@ -71,8 +77,12 @@ pub fn export(path: &Path, format: &str) -> Result<()> {
             "text" => game.text(),
             other => bail!("bad --format '{other}': expected pgn or text"),
         };
-        out.write_all(text.as_bytes())?;
+        if !write(&text)? {
+            return Ok(());
+        }
     }
-    out.flush()?;
-    Ok(())
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }

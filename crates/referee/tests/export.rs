@@ -173,3 +173,33 @@ fn records_of_an_earlier_version_still_resume_and_merge() {
         stderr(&out)
     );
 }
+
+#[test]
+fn an_export_read_only_in_part_ends_quietly() {
+    let dir = scratch("export-pipe");
+    recorded_match(&dir);
+    // Enough games to fill the pipe long before the reader stops.
+    let first = records(&dir.join("g.jsonl")).remove(0);
+    let many: String = (0..400)
+        .map(|g| {
+            let mut r = first.clone();
+            r["game"] = g.into();
+            serde_json::to_string(&r).unwrap() + "\n"
+        })
+        .collect();
+    std::fs::write(dir.join("many.jsonl"), many).unwrap();
+    let mut child = std::process::Command::new(support::REFEREE)
+        .args(["export", "many.jsonl"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let mut head = [0u8; 100];
+    std::io::Read::read_exact(&mut stdout, &mut head).unwrap();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "");
+}
