@@ -18,6 +18,7 @@ use pion_protocol::{
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::{Game, History, PerftReport, Player};
+use pion_rules::with_game;
 
 /// The deepest `go depth` the protocol accepts.
 pub const MAX_GO_DEPTH: u32 = crate::search::MAX_DEPTH;
@@ -167,6 +168,9 @@ pub struct Session {
     settings: Settings,
     table: AnyTable,
     search: Option<RunningSearch>,
+    /// A `Variant` of the other game only, kept for that game's next start (see
+    /// [`Session::choose_variant`]).
+    kept_variant: Option<(GameKind, String)>,
 }
 
 const ENGINE_NAME: &str = "pion";
@@ -181,6 +185,7 @@ impl Session {
             settings,
             table: AnyTable::Avalam(Table::new(Default::default(), settings)),
             search: None,
+            kept_variant: None,
         }
     }
 
@@ -345,6 +350,10 @@ impl Session {
             GameKind::Avalam => AnyTable::Avalam(Table::new(Default::default(), settings)),
             GameKind::Awale => AnyTable::Awale(Table::new(Default::default(), settings)),
         };
+        if let Some((_, variant)) = self.kept_variant.take_if(|(kept, _)| *kept == game) {
+            self.set_variant(&variant)
+                .expect("a kept variant is a variant of its game");
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
@@ -354,9 +363,33 @@ impl Session {
                 with_table!(&self.table, t => t.searcher().set_settings(settings));
             }
             Change::Game(game) => self.new_game(Some(game)),
-            Change::Variant(name) => return self.set_variant(&name),
+            Change::Variant(name) => return self.choose_variant(&name),
         }
         Ok(())
+    }
+
+    /// Sets the `Variant` option: a variant of the current game applies at once (and `standard`,
+    /// a variant of both, forgets a kept one); a variant of the other game only is kept for its
+    /// next start, since UGI tools send `Variant` and `Game` in any order (protocol.md).
+    fn choose_variant(&mut self, name: &str) -> CommandResult {
+        fn has(game: GameKind, name: &str) -> bool {
+            with_game!(game, G => G::parse_variant(name).is_some())
+        }
+        let current = self.current_game();
+        let other = GameKind::ALL.into_iter().find(|&g| g != current);
+        match other {
+            Some(other) if has(other, name) && !has(current, name) => {
+                self.kept_variant = Some((other, name.to_string()));
+                Ok(())
+            }
+            _ => {
+                self.set_variant(name)?;
+                if other.is_some_and(|o| has(o, name)) {
+                    self.kept_variant = None;
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Changes the variant of the current game, which starts it again from the start position.
@@ -595,7 +628,7 @@ fn set_position<G: SearchGame>(
 ) -> CommandResult {
     let root = match start {
         Start::StartPos => G::start(table.variant),
-        Start::Notation { board, side } => {
+        Start::Notation { board, side, .. } => {
             G::parse_position(board, side, table.variant).map_err(|e| format!("position: {e}"))?
         }
     };

@@ -67,7 +67,7 @@ fn every_bad_line_gets_one_error_and_changes_nothing() {
         "setoption name Hash value 0",
         "setoption name Hash value 99999",
         "setoption name Nope value 1",
-        "setoption name Variant value grandslam-capture",
+        "setoption name Variant value grandslam",
         "setoption Hash 1",
         "newgame go",
         "perft 99",

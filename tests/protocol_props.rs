@@ -72,7 +72,11 @@ fn command() -> impl Strategy<Value = Command> {
             .prop_map(|(start, moves)| Command::Position {
                 start: match start {
                     None => Start::StartPos,
-                    Some((board, side)) => Start::Notation { board, side },
+                    Some((board, side)) => Start::Notation {
+                        board,
+                        side,
+                        fen: false,
+                    },
                 },
                 moves,
             }),

@@ -15,6 +15,8 @@ pub enum Start {
         board: String,
         /// The side-to-move token.
         side: String,
+        /// Whether it is written after UGI's `fen` word (UGI engines need it; pion takes both).
+        fen: bool,
     },
 }
 
@@ -122,7 +124,16 @@ impl fmt::Display for Command {
             Command::Position { start, moves } => {
                 match start {
                     Start::StartPos => write!(f, "position startpos")?,
-                    Start::Notation { board, side } => write!(f, "position {board} {side}")?,
+                    Start::Notation {
+                        board,
+                        side,
+                        fen: false,
+                    } => write!(f, "position {board} {side}")?,
+                    Start::Notation {
+                        board,
+                        side,
+                        fen: true,
+                    } => write!(f, "position fen {board} {side}")?,
                 }
                 if !moves.is_empty() {
                     write!(f, " moves {}", moves.join(" "))?;

@@ -5,6 +5,7 @@
 
 pub mod cli;
 mod command;
+pub mod engine_info;
 mod heard;
 mod info;
 mod input;

@@ -66,19 +66,23 @@ fn setoption_args(input: In) -> IResult<In, Command> {
 
 fn position_args(input: In) -> IResult<In, Command> {
     let startpos = value(Start::StartPos, keyword("startpos"));
-    let notation = |input| {
-        let (input, board) = verify(token, |t: &str| t != "moves").parse(input)?;
-        let (input, side) = next_token(input)?;
-        Ok((
-            input,
-            Start::Notation {
-                board: board.to_string(),
-                side: side.to_string(),
-            },
-        ))
+    let notation = |fen: bool| {
+        move |input| {
+            let (input, board) = verify(token, |t: &str| t != "moves").parse(input)?;
+            let (input, side) = next_token(input)?;
+            Ok((
+                input,
+                Start::Notation {
+                    board: board.to_string(),
+                    side: side.to_string(),
+                    fen,
+                },
+            ))
+        }
     };
     // After `fen` a position string must follow: no falling back to `fen` as the board.
-    let fen = preceded((keyword("fen"), space1), cut(notation));
+    let fen = preceded((keyword("fen"), space1), cut(notation(true)));
+    let notation = notation(false);
     let (input, start) = preceded(space1, alt((startpos, fen, notation))).parse(input)?;
     let (input, moves) =
         opt(preceded((space1, keyword("moves")), many0(next_token))).parse(input)?;

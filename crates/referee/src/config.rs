@@ -8,6 +8,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 
+use serde_json::{Value, json};
+
+use super::adjudicate::Adjudication;
+use super::handshake::ProtoChoice;
+use super::ratings::Zero;
+use super::schedule::Format;
+
 /// How long an engine may think over one move.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TimeControl {
@@ -27,6 +34,29 @@ pub enum TimeControl {
         /// Moves per time period, if the clock is replenished periodically.
         moves_to_go: Option<u32>,
     },
+}
+
+impl std::fmt::Display for TimeControl {
+    /// Writes the time control as `--tc` takes it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let seconds = |ms: u64| ms as f64 / 1000.0;
+        match *self {
+            TimeControl::MoveTime(ms) => write!(f, "movetime={ms}"),
+            TimeControl::Depth(d) => write!(f, "depth={d}"),
+            TimeControl::Nodes(n) => write!(f, "nodes={n}"),
+            TimeControl::Clock {
+                base_ms,
+                inc_ms,
+                moves_to_go,
+            } => {
+                write!(f, "tc=")?;
+                if let Some(m) = moves_to_go {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}+{}", seconds(base_ms), seconds(inc_ms))
+            }
+        }
+    }
 }
 
 /// The longest clock time or increment a `tc=` may give: about 11 days, far beyond any match,
@@ -118,6 +148,8 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// A time control for this engine only, overriding `--tc`.
     pub tc: Option<TimeControl>,
+    /// The protocol to speak (`proto=`): pion's, UGI, or whichever it answers.
+    pub proto: ProtoChoice,
 }
 
 impl EngineSpec {
@@ -128,10 +160,11 @@ impl EngineSpec {
         let mut dir = None;
         let mut options = Vec::new();
         let mut tc = None;
+        let mut proto = ProtoChoice::Auto;
         for word in words {
             let Some((key, value)) = word.split_once('=') else {
                 bail!(
-                    "bad --engine word '{word}': expected key=value with key name, cmd, dir, tc or option.<Name>"
+                    "bad --engine word '{word}': expected key=value with key name, cmd, dir, tc, proto or option.<Name>"
                 );
             };
             match key {
@@ -146,12 +179,13 @@ impl EngineSpec {
                 }
                 "dir" => dir = Some(PathBuf::from(value)),
                 "tc" => tc = Some(TimeControl::parse(value).context("in --engine tc=")?),
+                "proto" => proto = ProtoChoice::parse(value).map_err(|e| anyhow!(e))?,
                 _ => match key.strip_prefix("option.") {
                     Some(option) if !option.is_empty() && !option.contains(char::is_whitespace) => {
                         options.push((option.to_string(), value.to_string()))
                     }
                     _ => bail!(
-                        "bad --engine key '{key}': expected name, cmd, dir, tc or option.<Name>"
+                        "bad --engine key '{key}': expected name, cmd, dir, tc, proto or option.<Name>"
                     ),
                 },
             }
@@ -173,6 +207,7 @@ impl EngineSpec {
             dir,
             options,
             tc,
+            proto,
         })
     }
 }
@@ -301,12 +336,23 @@ impl Shard {
     }
 }
 
-/// Everything a match needs, except the game type itself.
+/// A tournament's format and size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TournamentSpec {
+    /// Who meets whom.
+    pub format: Format,
+    /// Colour-swapped pairs of games per pairing.
+    pub rounds: u64,
+}
+
+/// Everything a match or tournament needs, except the game type itself.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The two engines; the first is the one whose Elo is reported.
-    pub engines: [EngineSpec; 2],
-    /// Games in the whole match (all shards).
+    /// The engines; in a match, two, the first the one whose Elo is reported.
+    pub engines: Vec<EngineSpec>,
+    /// The tournament, when there is one (a match otherwise).
+    pub tournament: Option<TournamentSpec>,
+    /// Games in the whole match or tournament (all shards).
     pub games: u64,
     /// Games played at once.
     pub concurrency: usize,
@@ -334,6 +380,10 @@ pub struct MatchConfig {
     pub max_plies: Option<u32>,
     /// How adjudicated games are scored.
     pub max_plies_rule: MaxPliesRule,
+    /// Adjudication from the engines' scores.
+    pub adjudication: Adjudication,
+    /// Which rating is zero in a tournament's standings.
+    pub zero: Zero,
     /// The sequential test, if any.
     pub sprt: Option<SprtSpec>,
     /// The slice of the match this run plays.
@@ -349,16 +399,56 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
-    /// The conditions every game of this match is played under, as one line: the match size,
-    /// the time controls, the engines' options, the variant and adjudication. Engine commands,
+    /// The conditions every game of this match or tournament is played under: its size, the
+    /// time controls, the engines' options, the variant and adjudication. Engine commands,
     /// paths and the shard are left out, since shards may run on machines with other paths.
-    pub fn conditions(&self) -> String {
+    pub fn conditions(&self) -> Value {
+        let engines: Vec<Value> = self
+            .engines
+            .iter()
+            .map(|e| {
+                json!({
+                    "name": e.name,
+                    "tc": e.tc.map(|tc| tc.to_string()),
+                    "options": e.options,
+                })
+            })
+            .collect();
+        let mut conditions = json!({
+            "games": self.games,
+            "tc": self.tc.to_string(),
+            "margin_ms": self.time_margin.as_millis() as u64,
+            "variant": self.variant.as_deref().unwrap_or("standard"),
+            "maxplies": self.max_plies,
+            "maxplies_rule": match self.max_plies_rule {
+                MaxPliesRule::Score => "score",
+                MaxPliesRule::Draw => "draw",
+            },
+            "adjudication": self.adjudication,
+            "seed": self.seed,
+            "engines": engines,
+        });
+        if let Some(t) = self.tournament {
+            conditions["tournament"] = json!({"format": t.format.as_str(), "rounds": t.rounds});
+        }
+        conditions
+    }
+
+    /// The conditions as records of earlier versions wrote them, one line of text (for a
+    /// two-engine match), so that their files still resume.
+    pub fn legacy_conditions(&self) -> String {
         let engine = |e: &EngineSpec| {
             let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
             format!("{}: tc {:?} options [{}]", e.name, e.tc, options.join(" "))
         };
+        // Earlier versions had no adjudication from scores: a run that asks for one differs.
+        let adjudication = if self.adjudication == Adjudication::default() {
+            String::new()
+        } else {
+            format!(" adjudication {}", json!(self.adjudication))
+        };
         format!(
-            "games {} tc {:?} margin {}ms variant {} maxplies {:?} {:?} seed {} | {} | {}",
+            "games {} tc {:?} margin {}ms variant {} maxplies {:?} {:?}{adjudication} seed {} | {} | {}",
             self.games,
             self.tc,
             self.time_margin.as_millis(),

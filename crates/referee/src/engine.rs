@@ -14,9 +14,13 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use pion_protocol::engine_info::MoveData;
 use pion_protocol::{Command, GoParams, Heard, parse_heard};
+use pion_rules::GameKind;
 
 use super::config::EngineSpec;
+use super::handshake::{AUTO_WAIT, Handshake, Identity, Proto, Step};
+use super::openings::Opening;
 use super::signal;
 
 /// A line longer than this is cut: no reply of the protocol comes near it, and it bounds memory.
@@ -51,17 +55,6 @@ enum Event {
     Eof,
 }
 
-/// What an engine told about itself in the handshake.
-#[derive(Clone, Debug, Default)]
-pub struct Identity {
-    /// The `id name` line, if any.
-    pub name: Option<String>,
-    /// The games it lists (`game <name>` lines).
-    pub games: Vec<String>,
-    /// The names of the options it lists.
-    pub options: Vec<String>,
-}
-
 /// A `bestmove` reply: the move text and when its line was read.
 #[derive(Clone, Debug)]
 pub struct BestMove {
@@ -69,6 +62,8 @@ pub struct BestMove {
     pub text: String,
     /// When the reader thread got the line: the clock stops here, not when we look at it.
     pub at: Instant,
+    /// What the engine's `info` lines said during the search.
+    pub data: MoveData,
 }
 
 /// A running engine process.
@@ -83,6 +78,8 @@ pub struct Engine {
     exit_seen: Option<Instant>,
     /// What the handshake told.
     pub identity: Identity,
+    /// The protocol it speaks (known after the handshake).
+    pub proto: Proto,
 }
 
 /// Opens (appending) the log file of an engine, creating its directory.
@@ -289,6 +286,7 @@ impl Engine {
             reaped: false,
             exit_seen: None,
             identity: Identity::default(),
+            proto: Proto::Pion,
         })
     }
 
@@ -432,29 +430,72 @@ impl Engine {
         Ok(())
     }
 
-    /// `pion` -> `id`/`game`/`option` lines -> `pionok`, all before `deadline`.
-    pub fn handshake(&mut self, deadline: Instant) -> Result<(), EngineError> {
-        self.send(&Command::Pion)?;
-        let mut identity = Identity::default();
-        loop {
-            let (line, _) = self.read_line(deadline, "pionok (the answer to pion)")?;
-            match parse_heard(&line) {
-                Heard::PionOk => break,
-                Heard::Id { field, value } if field == "name" => identity.name = Some(value),
-                Heard::Game(name) => identity.games.push(name),
-                Heard::Option(name) => identity.options.push(name),
-                Heard::Error(_) => {
-                    return Err(EngineError::Protocol(format!(
-                        "answered pion with '{}'",
-                        pion_rules::game::shorten(&line)
-                    )));
+    /// The handshake of `spec.proto` (see [`Handshake`]), all before `deadline`. A fallback
+    /// from pion's protocol to UGI is noted in the log.
+    pub fn handshake(&mut self, spec: &EngineSpec, deadline: Instant) -> Result<(), EngineError> {
+        let (mut handshake, first) = Handshake::start(spec.proto);
+        self.send(&first)?;
+        let mut quiet_until = Some(Instant::now() + AUTO_WAIT);
+        let proto = loop {
+            let wait = quiet_until.map_or(deadline, |q| q.min(deadline));
+            let step = match self.read_line(wait, &handshake.waiting_for()) {
+                Ok((line, _)) => handshake.line(&line),
+                Err(EngineError::Timeout(_)) if quiet_until.is_some_and(|q| q < deadline) => {
+                    quiet_until = None;
+                    handshake.silence()
                 }
-                // Banners and unknown lines are tolerated in the handshake, as fastchess does.
-                _ => {}
+                Err(error) => return Err(error),
+            };
+            match step {
+                Step::Send(line) => {
+                    self.note(&format!(
+                        "{}: asking ugi",
+                        handshake.fallback.as_deref().unwrap_or("no answer")
+                    ));
+                    self.send(&line)?;
+                }
+                Step::Read => {}
+                Step::Done(proto) => break proto,
+                Step::Fail(why) => return Err(EngineError::Protocol(why)),
             }
+        };
+        self.note(&format!("speaks {}", proto.as_str()));
+        self.proto = proto;
+        self.identity = handshake.identity;
+        if handshake.fallback.is_some() {
+            // Asked both questions: the answer to the other one (its ugiok, or an `error` from
+            // an engine that does not know it) comes before the readyok of this round trip.
+            self.send(&Command::IsReady)?;
+            while parse_heard(
+                &self
+                    .read_line(deadline, "readyok (the answer to isready)")?
+                    .0,
+            ) != Heard::ReadyOk
+            {}
         }
-        self.identity = identity;
         Ok(())
+    }
+
+    /// Writes a referee's note into the engine's log.
+    fn note(&mut self, text: &str) {
+        if let Some(log) = self.log.as_mut() {
+            let _ = log.write_all(format!("{} # {text}\n", stamp(Instant::now())).as_bytes());
+        }
+    }
+
+    /// Starts a new game of `game`: `newgame <game>`, or `uginewgame` for a UGI engine (whose
+    /// game is its `Game` option, set when it was configured).
+    pub fn new_game(&mut self, game: GameKind) -> Result<(), EngineError> {
+        match self.proto {
+            Proto::Pion => self.send(&Command::NewGame(Some(game))),
+            Proto::Ugi => self.send(&Command::UgiNewGame),
+        }
+    }
+
+    /// Sends the `position` command of `opening` followed by `later` moves, written as this
+    /// engine's protocol wants it: UGI names a position string with `fen`.
+    pub fn position(&mut self, opening: &Opening, later: &[String]) -> Result<(), EngineError> {
+        self.send(&opening.position_command(later, self.proto == Proto::Ugi))
     }
 
     /// `isready` -> `readyok` before `deadline`. An `error` line on the way is returned as a
@@ -503,10 +544,12 @@ impl Engine {
         // A line read before `go` was written cannot answer it.
         let asked = Instant::now();
         self.send(&Command::Go(params))?;
+        let mut data = MoveData::default();
         loop {
             let (line, at) = self.read_line(deadline, "bestmove")?;
             match parse_heard(&line) {
-                Heard::Info(_) | Heard::InfoString(_) => {}
+                Heard::Info(_) => data.update(&line),
+                Heard::InfoString(_) => {}
                 Heard::Other if line.trim().is_empty() => {}
                 Heard::BestMove(_) | Heard::Malformed(_) if at < asked => {
                     return Err(unasked_bestmove(&line));
@@ -515,6 +558,7 @@ impl Engine {
                     return Ok(BestMove {
                         text: mv.unwrap_or_else(|| "none".to_string()),
                         at,
+                        data,
                     });
                 }
                 Heard::Malformed(why) => {

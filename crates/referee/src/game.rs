@@ -5,14 +5,17 @@
 //! wall time around each `go`. Anything else an engine does wrong loses it the game, with the
 //! reason recorded.
 
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
+use super::adjudicate::{Adjudication, Adjudicator, Verdict};
 use super::config::{MaxPliesRule, TimeControl};
 use super::engine::EngineError;
+use super::handshake::Identity;
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
-use pion_protocol::{Command, GoParams};
+use pion_protocol::GoParams;
+use pion_protocol::engine_info::MoveData;
 use pion_rules::GameKind;
 use pion_rules::game::{Game, History, Player};
 
@@ -35,6 +38,8 @@ pub struct GameSettings {
     pub max_plies: Option<u32>,
     /// How adjudicated games are scored.
     pub max_plies_rule: MaxPliesRule,
+    /// Adjudication from the engines' scores.
+    pub adjudication: Adjudication,
 }
 
 /// How a game ended, by player (0 = player 1).
@@ -54,6 +59,14 @@ pub struct GameOutcome {
     pub moves: Vec<String>,
     /// Milliseconds per engine move.
     pub times_ms: Vec<u64>,
+    /// What the engine said about each of its moves.
+    pub data: Vec<MoveData>,
+    /// The adjudication rule that ended the game (`maxplies`, `draw`, `resign`, `proven`).
+    pub rule: Option<String>,
+    /// How player 1's and player 2's engines identified themselves (default if not started).
+    pub players: [Identity; 2],
+    /// When the game started.
+    pub started: SystemTime,
 }
 
 /// The game was abandoned because the referee was interrupted.
@@ -157,6 +170,59 @@ fn reason_of(error: &EngineError) -> Reason {
     }
 }
 
+/// What a game has produced so far, for its outcome.
+struct Trace {
+    moves: Vec<String>,
+    times_ms: Vec<u64>,
+    data: Vec<MoveData>,
+    players: [Identity; 2],
+    started: SystemTime,
+}
+
+impl Trace {
+    fn end(
+        self,
+        winner: Option<usize>,
+        reason: Reason,
+        detail: Option<String>,
+        score: [u32; 2],
+        rule: Option<&str>,
+    ) -> GameOutcome {
+        GameOutcome {
+            winner,
+            reason,
+            detail,
+            loser: None,
+            score,
+            moves: self.moves,
+            times_ms: self.times_ms,
+            data: self.data,
+            rule: rule.map(str::to_string),
+            players: self.players,
+            started: self.started,
+        }
+    }
+
+    /// The game lost by `loser`'s fault; its engine is killed when `kill` is set.
+    fn forfeit(
+        self,
+        seats: &mut [&mut Seat; 2],
+        score: [u32; 2],
+        loser: usize,
+        reason: Reason,
+        detail: String,
+        kill: bool,
+    ) -> GameOutcome {
+        if kill {
+            seats[loser].discard();
+        }
+        GameOutcome {
+            loser: Some(loser),
+            ..self.end(Some(1 - loser), reason, Some(detail), score, None)
+        }
+    }
+}
+
 /// Plays one game: `seats[0]` is player 1. Engines that misbehave are killed (their seat
 /// restarts them for the next game); an engine that only played an illegal move is kept.
 pub fn play<G: Game>(
@@ -169,29 +235,12 @@ pub fn play<G: Game>(
         .opening
         .history(variant)
         .expect("openings are checked when they are made");
-    let mut moves: Vec<String> = Vec::new();
-    let mut times_ms = Vec::new();
-
-    let forfeit = |seats: &mut [&mut Seat; 2],
-                   history: &History<G>,
-                   moves: Vec<String>,
-                   times_ms: Vec<u64>,
-                   loser: usize,
-                   reason: Reason,
-                   detail: String,
-                   kill: bool| {
-        if kill {
-            seats[loser].discard();
-        }
-        GameOutcome {
-            winner: Some(1 - loser),
-            reason,
-            detail: Some(detail),
-            loser: Some(loser),
-            score: history.position().points(),
-            moves,
-            times_ms,
-        }
+    let mut trace = Trace {
+        moves: Vec::new(),
+        times_ms: Vec::new(),
+        data: Vec::new(),
+        players: Default::default(),
+        started: SystemTime::now(),
     };
 
     // Start (or reuse) both engines and set them up for a new game.
@@ -201,38 +250,37 @@ pub fn play<G: Game>(
                 return Err(Interrupted);
             }
             let detail = format!("{} {error}", seats[p].spec.name);
-            return Ok(forfeit(
-                &mut seats,
-                &history,
-                moves,
-                times_ms,
-                p,
-                reason_of(&error),
-                detail,
-                true,
-            ));
+            let score = history.position().points();
+            return Ok(trace.forfeit(&mut seats, score, p, reason_of(&error), detail, true));
+        }
+        if let Some(engine) = seats[p].engine() {
+            trace.players[p] = engine.identity.clone();
         }
     }
 
     let mut clocks = [Clock::new(settings.tc[0]), Clock::new(settings.tc[1])];
     let margin_ms = settings.time_margin.as_millis() as i64;
+    let mut adjudicator = Adjudicator::new(settings.adjudication);
+    let mut verdict: Option<Verdict> = None;
     loop {
         if let Some(outcome) = history.outcome() {
-            return Ok(GameOutcome {
-                winner: outcome.winner().map(Player::index),
-                reason: Reason::Normal,
-                detail: None,
-                loser: None,
-                score: outcome.score,
-                moves,
-                times_ms,
-            });
+            let winner = outcome.winner().map(Player::index);
+            return Ok(trace.end(winner, Reason::Normal, None, outcome.score, None));
         }
-        if settings
-            .max_plies
-            .is_some_and(|max| moves.len() as u32 >= max)
-        {
-            let score = history.position().points();
+        let score = history.position().points();
+        if let Some(v) = verdict.take() {
+            let rule = v.rule.as_str();
+            let detail = format!("{rule}: {}", v.detail);
+            return Ok(trace.end(
+                v.winner,
+                Reason::Adjudication,
+                Some(detail),
+                score,
+                Some(rule),
+            ));
+        }
+        let played = trace.moves.len() as u32;
+        if settings.max_plies.is_some_and(|max| played >= max) {
             let winner = match settings.max_plies_rule {
                 MaxPliesRule::Draw => None,
                 MaxPliesRule::Score => match score[0].cmp(&score[1]) {
@@ -241,24 +289,23 @@ pub fn play<G: Game>(
                     std::cmp::Ordering::Equal => None,
                 },
             };
-            return Ok(GameOutcome {
+            let detail = format!("{played} plies reached");
+            return Ok(trace.end(
                 winner,
-                reason: Reason::Adjudication,
-                detail: Some(format!("{} plies reached", moves.len())),
-                loser: None,
+                Reason::Adjudication,
+                Some(detail),
                 score,
-                moves,
-                times_ms,
-            });
+                Some("maxplies"),
+            ));
         }
 
         let side = history.position().side_to_move().index();
         let name = seats[side].spec.name.clone();
         let go = go_params(&clocks, side);
         let limit_ms = clocks[side].limit_ms();
-        let position = settings.opening.position_command(&moves);
+
         let engine = seats[side].engine().expect("prepared above");
-        let sent_position = engine.send(&position);
+        let sent_position = engine.position(&settings.opening, &trace.moves);
         let sent = Instant::now();
         let deadline = sent
             + match limit_ms {
@@ -280,16 +327,8 @@ pub fn play<G: Game>(
                     ),
                     _ => format!("{name} {error}"),
                 };
-                return Ok(forfeit(
-                    &mut seats,
-                    &history,
-                    moves,
-                    times_ms,
-                    side,
-                    reason_of(&error),
-                    detail,
-                    true,
-                ));
+                let reason = reason_of(&error);
+                return Ok(trace.forfeit(&mut seats, score, side, reason, detail, true));
             }
         };
         let elapsed_ms = reply.at.saturating_duration_since(sent).as_millis() as i64;
@@ -298,33 +337,27 @@ pub fn play<G: Game>(
         {
             let detail =
                 format!("{name} took {elapsed_ms} ms, limit {ms} ms + {margin_ms} ms margin");
-            return Ok(forfeit(
-                &mut seats,
-                &history,
-                moves,
-                times_ms,
-                side,
-                Reason::Timeout,
-                detail,
-                true,
-            ));
+            return Ok(trace.forfeit(&mut seats, score, side, Reason::Timeout, detail, true));
         }
         clocks[side].charge(elapsed_ms);
-        times_ms.push(elapsed_ms.max(0) as u64);
+        trace.times_ms.push(elapsed_ms.max(0) as u64);
+        trace.data.push(reply.data);
 
         match history.play_text(&reply.text) {
-            Ok(mv) => moves.push(G::format_move(mv)),
+            Ok(mv) => {
+                trace.moves.push(G::format_move(mv));
+                let plies = (settings.opening.moves.len() + trace.moves.len()) as u32;
+                verdict = adjudicator.observe(plies, side, reply.data.score);
+            }
             Err(why) => {
                 let detail = format!(
                     "{name} played '{}' at {}: {why}",
                     pion_rules::game::shorten(&reply.text),
                     history.position().format_position()
                 );
-                return Ok(forfeit(
+                return Ok(trace.forfeit(
                     &mut seats,
-                    &history,
-                    moves,
-                    times_ms,
+                    score,
                     side,
                     Reason::IllegalMove,
                     detail,
@@ -347,13 +380,14 @@ fn prepare(seat: &mut Seat, settings: &GameSettings, game: GameKind) -> Result<(
         // Engine seeds are kept below 2^31 so that any spin option range accepts them.
         engine.set_option("Seed", &(settings.seed & 0x7FFF_FFFF).to_string(), ready)?;
     }
-    engine.send(&Command::NewGame(Some(game)))?;
+    engine.new_game(game)?;
     engine.is_ready(Instant::now() + settings.isready_timeout)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pion_protocol::Command;
 
     #[test]
     fn clock_with_moves_to_go_refills_each_period() {

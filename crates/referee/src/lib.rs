@@ -5,11 +5,22 @@
 //! every read has a deadline, every process is killed and reaped, every finished game is
 //! recorded at once.
 
+pub mod adjudicate;
+pub mod conditions;
 pub mod config;
+pub mod crosstable;
 pub mod engine;
+pub mod export;
+pub mod export_file;
 pub mod game;
+pub mod handshake;
 pub mod openings;
+pub mod pool;
+pub mod ratings;
 pub mod record;
+pub mod report;
+pub mod results;
+pub mod schedule;
 pub mod seat;
 pub mod signal;
 pub mod stats;

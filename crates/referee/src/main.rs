@@ -6,33 +6,39 @@ use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use pion_referee::adjudicate::{Adjudication, DrawRule, ResignRule};
 use pion_referee::config::{
     EngineSpec, MatchConfig, MaxPliesRule, OpeningSource, Shard, SprtSpec, TimeControl,
+    TournamentSpec,
 };
-use pion_referee::summary::Summary;
-use pion_referee::{signal, tournament};
+use pion_referee::ratings::Zero;
+use pion_referee::report::{self, Report};
+use pion_referee::schedule::{self, Format};
+use pion_referee::{export_file, signal, tournament};
 use pion_rules::game::Game;
 use pion_rules::{GameKind, with_game};
 
-/// referee: plays a match between two engines that speak the pion protocol.
+/// referee: plays matches and tournaments between engines that speak the pion protocol or UGI.
 ///
 /// Games are played in pairs on the same opening with colours swapped; every move is checked
 /// against the referee's own rules and clocks, and an engine that breaks the rules, the protocol
 /// or its time loses the game. Each finished game is appended to --out as one JSON line.
 ///
-/// Example:
+/// Example (a match):
 ///   referee --game avalam \
 ///     --engine name=new cmd=./target/release/pion option.Level=max \
 ///     --engine name=old cmd="python3 scripts/random_engine.py" \
 ///     --games 200 --concurrency 2 --tc movetime=100 \
 ///     --openings random-plies=4 --seed 1 --out games.jsonl
 ///
-/// Spread a match over machines with --shard K/N, then: referee merge shard*.jsonl
+/// A tournament: any number of --engine, with --tournament round-robin (or gauntlet) --rounds N.
+/// Spread a run over machines with --shard K/N, then: referee merge shard*.jsonl
+/// Read records with: referee summary games.jsonl, referee export games.jsonl --format pgn
 #[derive(Parser, Debug)]
 #[command(
     name = "referee",
     version,
-    about = "referee: plays a match between two engines that speak the pion protocol",
+    about = "referee: plays matches and tournaments between engines that speak the pion protocol or UGI",
     long_about,
     verbatim_doc_comment,
     args_conflicts_with_subcommands = true,
@@ -46,18 +52,36 @@ struct Cli {
     #[arg(long, value_parser = pion_protocol::cli::game_parser(), required = true)]
     game: Option<GameKind>,
 
-    /// An engine, given twice: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [option.NAME=VALUE]...
-    /// [tc=TC]. cmd is split like a shell does (quotes work) but run without a shell; options
-    /// are sent with setoption after the handshake; tc overrides --tc for this engine.
-    /// Example: --engine name=new cmd=./target/release/pion option.Level=max option.Hash=64
+    /// An engine (two for a match, any number for a tournament): name=NAME cmd="PROGRAM ARGS"
+    /// [dir=DIR] [option.NAME=VALUE]... [tc=TC] [proto=pion|ugi|auto]. cmd is split like a
+    /// shell does (quotes work) but run without a shell; options are sent with setoption after
+    /// the handshake; tc overrides --tc for this engine; proto=auto (the default) asks `pion`
+    /// and falls back to `ugi`. Example: --engine name=new cmd=./target/release/pion option.Level=max
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE", required = true, action = clap::ArgAction::Append)]
     engine: Vec<String>,
 
-    /// Games in the match (all shards together); pair p is games 2p and 2p+1. Example: --games 200
-    #[arg(long, default_value_t = 100)]
-    games: u64,
+    /// Words added to every --engine (before its own, which win): options, tc, proto.
+    /// Example: --each tc=movetime=50 option.Hash=32
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE", action = clap::ArgAction::Append)]
+    each: Vec<String>,
 
-    /// Games played at once, each by its own two engine processes. Example: --concurrency 2
+    /// Play a tournament: round-robin (every engine against every other) or gauntlet (the first
+    /// engine against each of the others). Default with more than two engines: round-robin.
+    /// Example: --tournament gauntlet
+    #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+    tournament: Option<Format>,
+
+    /// In a tournament, colour-swapped pairs of games each pairing plays; round r of every
+    /// pairing starts from the same opening. Example: --rounds 10
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    rounds: Option<u64>,
+
+    /// Games in a match (all shards together); pair p is games 2p and 2p+1 (default 100).
+    /// Example: --games 200
+    #[arg(long)]
+    games: Option<u64>,
+
+    /// Games played at once; engine processes are reused from game to game. Example: --concurrency 2
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
     concurrency: u32,
 
@@ -77,8 +101,8 @@ struct Cli {
     #[arg(long, value_name = "MS", default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     hang_timeout: u64,
 
-    /// Milliseconds for an engine to start and answer `pion` with `pionok` (slow loaders need
-    /// more). Example: --startup-timeout 30000
+    /// Milliseconds for an engine to start and end its handshake with `pionok` or `ugiok`
+    /// (slow loaders need more). Example: --startup-timeout 30000
     #[arg(long, value_name = "MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     startup_timeout: u64,
 
@@ -123,6 +147,27 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = MaxPliesArg::Score)]
     maxplies_rule: MaxPliesArg,
 
+    /// Adjudicate a draw once at least N full moves were played and both engines' scores stayed
+    /// within S of zero for M moves each (as cutechess-cli). Example: --draw movenumber=10 movecount=4 score=20
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
+    draw: Option<Vec<String>>,
+
+    /// Adjudicate a loss once an engine's score was -S or lower for M of its moves in a row;
+    /// with twosided=true only when its opponent's was S or more as long.
+    /// Example: --resign movecount=3 score=500
+    #[arg(long, num_args = 1..=3, value_name = "KEY=VALUE")]
+    resign: Option<Vec<String>>,
+
+    /// End a game at once when two consecutive moves carry the same proven result (`score win`,
+    /// `draw`, `loss` of the protocol), with that result.
+    #[arg(long)]
+    adjudicate_proven: bool,
+
+    /// In a tournament's ratings, which engine is rated 0: first or average.
+    /// Example: --rating-zero first
+    #[arg(long, value_name = "ZERO", default_value = "average", value_parser = parse_zero)]
+    rating_zero: Zero,
+
     /// A sequential test on the pentanomial model, printed after each pair; the match stops when
     /// it accepts H0 or H1. Example: --sprt elo0=0 elo1=10 alpha=0.05 beta=0.05
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
@@ -160,7 +205,7 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Combines the JSON lines of shards into the report of the whole match.
+    /// Combines the JSON lines of shards into the report of the whole match or tournament.
     /// Example: referee merge shard1.jsonl shard2.jsonl --json
     Merge {
         /// Records files, as written by --out.
@@ -172,6 +217,30 @@ enum Command {
         /// Also run a sequential test on the combined results. Example: --sprt elo0=0 elo1=10
         #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
         sprt: Option<Vec<String>>,
+        /// In a tournament's ratings, which engine is rated 0: first or average.
+        #[arg(long, value_name = "ZERO", default_value = "average", value_parser = parse_zero)]
+        rating_zero: Zero,
+    },
+    /// Prints the report of one records file (a match's summary or a tournament's standings).
+    /// Example: referee summary games.jsonl
+    Summary {
+        /// A records file, as written by --out.
+        file: PathBuf,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// In a tournament's ratings, which engine is rated 0: first or average.
+        #[arg(long, value_name = "ZERO", default_value = "average", value_parser = parse_zero)]
+        rating_zero: Zero,
+    },
+    /// Writes the games of a records file as PGN (pion's notation, engine data as comments)
+    /// or as a plain text list, on stdout. Example: referee export games.jsonl --format pgn
+    Export {
+        /// A records file, as written by --out.
+        file: PathBuf,
+        /// pgn or text.
+        #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = ["pgn", "text"])]
+        format: String,
     },
 }
 
@@ -195,6 +264,14 @@ fn parse_openings(text: &str) -> Result<OpeningSource, String> {
     OpeningSource::parse(text).map_err(|e| format!("{e:#}"))
 }
 
+fn parse_format(text: &str) -> Result<Format, String> {
+    Format::parse(text)
+}
+
+fn parse_zero(text: &str) -> Result<Zero, String> {
+    Zero::parse(text)
+}
+
 fn parse_shard(text: &str) -> Result<Shard, String> {
     Shard::parse(text).map_err(|e| format!("{e:#}"))
 }
@@ -207,14 +284,45 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
     )
 }
 
-fn print_summary(summary: &Summary, json: bool) {
+fn print_report(report: &Report, json: bool) {
     if json {
         println!(
             "{}",
-            serde_json::to_string(summary).expect("a summary serialises")
+            serde_json::to_string(report).expect("a report serialises")
         );
     } else {
-        print!("{}", summary.table());
+        print!("{}", report.text());
+    }
+}
+
+/// Runs a subcommand that reads records: merge, summary, export.
+fn records_command(command: &Command) -> ExitCode {
+    let result = match command {
+        Command::Merge {
+            files,
+            json,
+            sprt,
+            rating_zero,
+        } => {
+            let sprt = sprt
+                .as_deref()
+                .map(|w| SprtSpec::parse(w).unwrap_or_else(|e| usage_error(format!("{e:#}"))));
+            report::merge(files, sprt.as_ref(), *rating_zero).map(|r| print_report(&r, *json))
+        }
+        Command::Summary {
+            file,
+            json,
+            rating_zero,
+        } => report::merge(std::slice::from_ref(file), None, *rating_zero)
+            .map(|r| print_report(&r, *json)),
+        Command::Export { file, format } => export_file::export(file, format),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("referee: error: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 
@@ -242,58 +350,86 @@ fn main() -> ExitCode {
         .get_occurrences::<String>("engine")
         .map(|occurrences| occurrences.map(|o| o.cloned().collect()).collect())
         .unwrap_or_default();
-    if let Some(Command::Merge { files, json, sprt }) = &cli.command {
-        let sprt = sprt
-            .as_deref()
-            .map(|w| SprtSpec::parse(w).unwrap_or_else(|e| usage_error(format!("{e:#}"))));
-        return match tournament::merge(files, sprt.as_ref()) {
-            Ok(summary) => {
-                print_summary(&summary, *json);
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("referee: error: {e:#}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-
-    if engine_words.len() != 2 {
-        usage_error(format!(
-            "a match needs exactly two --engine, got {}",
-            engine_words.len()
-        ));
+    if let Some(command) = &cli.command {
+        return records_command(command);
     }
     let parse_engine = |words: &Vec<String>| {
-        EngineSpec::parse(words).unwrap_or_else(|e| usage_error(format!("{e:#}")))
+        let words: Vec<String> = cli.each.iter().chain(words).cloned().collect();
+        EngineSpec::parse(&words).unwrap_or_else(|e| usage_error(format!("{e:#}")))
     };
-    let engines = [
-        parse_engine(&engine_words[0]),
-        parse_engine(&engine_words[1]),
-    ];
-    if engines[0].name == engines[1].name {
+    let engines: Vec<EngineSpec> = engine_words.iter().map(parse_engine).collect();
+    if engines.len() < 2 {
         usage_error(format!(
-            "both engines are named '{}': give them different name=",
-            engines[0].name
+            "a match needs two --engine and a tournament more, got {}",
+            engines.len()
         ));
     }
+    let mut names = std::collections::HashSet::new();
+    if let Some(twice) = engines.iter().find(|e| !names.insert(e.name.clone())) {
+        usage_error(format!(
+            "two engines are named '{}': give them different name=",
+            twice.name
+        ));
+    }
+    let format = match (cli.tournament, engines.len()) {
+        (Some(format), _) => Some(format),
+        (None, 2) => None,
+        (None, _) => Some(Format::RoundRobin),
+    };
     let sprt = cli
         .sprt
         .as_deref()
         .map(|w| SprtSpec::parse(w).unwrap_or_else(|e| usage_error(format!("{e:#}"))));
+    if sprt.is_some() && format.is_some() {
+        usage_error(format!(
+            "--sprt tests one engine against another: it cannot stop a tournament of {} engines (run the pairing of interest as a match)",
+            engines.len()
+        ));
+    }
     if sprt.is_some() && cli.shard.is_some() {
         usage_error(
             "--sprt cannot stop a sharded match (each shard sees part of it): run the shards without it and pass --sprt to `referee merge`",
         );
     }
-    if cli.games == 0 {
+    let (tournament, games) = match format {
+        Some(format) => {
+            if cli.games.is_some() {
+                usage_error(
+                    "--games sizes a match: a tournament's size is --rounds N (colour-swapped pairs per pairing)",
+                );
+            }
+            let rounds = cli.rounds.unwrap_or(1);
+            let spec = TournamentSpec { format, rounds };
+            let games = schedule::total_games(format, engines.len(), rounds);
+            (Some(spec), games)
+        }
+        None => {
+            if cli.rounds.is_some() {
+                usage_error("--rounds sizes a tournament: a match's size is --games N");
+            }
+            (None, cli.games.unwrap_or(100))
+        }
+    };
+    if games == 0 {
         usage_error("--games must be at least 1");
     }
+    let adjudication = Adjudication {
+        draw: cli
+            .draw
+            .as_deref()
+            .map(|w| DrawRule::parse(w).unwrap_or_else(|e| usage_error(e))),
+        resign: cli
+            .resign
+            .as_deref()
+            .map(|w| ResignRule::parse(w).unwrap_or_else(|e| usage_error(e))),
+        proven: cli.adjudicate_proven,
+    };
     let game = cli.game.expect("clap requires --game");
     let ms = Duration::from_millis;
     let config = MatchConfig {
         engines,
-        games: cli.games,
+        tournament,
+        games,
         concurrency: cli.concurrency as usize,
         tc: cli.tc,
         time_margin: ms(cli.timemargin),
@@ -310,6 +446,8 @@ fn main() -> ExitCode {
             MaxPliesArg::Score => MaxPliesRule::Score,
             MaxPliesArg::Draw => MaxPliesRule::Draw,
         },
+        adjudication,
+        zero: cli.rating_zero,
         sprt,
         shard: cli.shard,
         out: cli.out.clone(),
@@ -325,7 +463,7 @@ fn main() -> ExitCode {
     });
     match result {
         Ok(outcome) => {
-            print_summary(&outcome.summary, cli.json);
+            print_report(&outcome.report, cli.json);
             if outcome.sprt_stopped {
                 eprintln!("referee: the SPRT reached a decision; match stopped");
             }

@@ -109,12 +109,14 @@ impl Opening {
         Ok(history)
     }
 
-    /// The `position` command for this opening followed by `later` moves.
-    pub fn position_command(&self, later: &[String]) -> Command {
+    /// The `position` command for this opening followed by `later` moves; `fen` writes a
+    /// position string after UGI's `fen` word.
+    pub fn position_command(&self, later: &[String], fen: bool) -> Command {
         let start = match self.start.split_once(' ') {
             Some((board, side)) => Start::Notation {
                 board: board.to_string(),
                 side: side.to_string(),
+                fen,
             },
             None => Start::StartPos,
         };
@@ -324,7 +326,7 @@ mod tests {
         assert!(Opening::parse("startpos A").is_err());
         assert!(Opening::parse("moves A").is_err());
         assert_eq!(
-            a.position_command(&["C".into()]).to_string(),
+            a.position_command(&["C".into()], false).to_string(),
             "position startpos moves A b C"
         );
     }

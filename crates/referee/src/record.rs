@@ -7,12 +7,20 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::conditions::first_difference;
+use super::handshake::Identity;
+use pion_protocol::engine_info::MoveData;
 
 /// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// By the rules of the game.
+    #[default]
     Normal,
     /// A move that is not legal, or not a move at all.
     IllegalMove,
@@ -22,7 +30,7 @@ pub enum Reason {
     Crash,
     /// A reply the protocol does not allow.
     ProtocolError,
-    /// Cut off by `--maxplies`.
+    /// Ended by a rule of the referee's (`--maxplies`, `--draw`, `--resign`, proven results).
     Adjudication,
 }
 
@@ -41,13 +49,17 @@ impl Reason {
 }
 
 /// One finished game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// Index of the game in the whole match (0-based): pair `p` holds games `2p` and `2p+1`.
     pub game: u64,
     /// Index of the pair of games sharing an opening.
     pub pair: u64,
-    /// The match's two engines in `--engine` order; Elo is reported for the first.
+    /// The tournament round (the index of the opening), absent in matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u64>,
+    /// The match's two engines in `--engine` order (Elo is reported for the first); in a
+    /// tournament, the two engines of the game's pairing.
     pub engines: [String; 2],
     /// The engine playing player 1.
     pub first: String,
@@ -63,6 +75,9 @@ pub struct GameRecord {
     pub opening: Vec<String>,
     /// The moves the engines played, in order.
     pub moves: Vec<String>,
+    /// What the engine said about each move (its last `info`'s score, depth, nodes and time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub data: Vec<MoveData>,
     /// `1-0`, `0-1` or `1/2-1/2`, player 1 first.
     pub result: String,
     /// Why the game ended.
@@ -70,6 +85,9 @@ pub struct GameRecord {
     /// What exactly happened, for forfeits and adjudications.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// The adjudication rule that ended the game: `maxplies`, `draw`, `resign` or `proven`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rule: Option<String>,
     /// The engine that forfeited, if one did.
     pub loser: Option<String>,
     /// Final points of player 1 and player 2 (towers in Avalam, seeds in Awale).
@@ -78,9 +96,16 @@ pub struct GameRecord {
     pub times_ms: Vec<u64>,
     /// The seed the engines were given for this game (when they have a `Seed` option).
     pub seed: u64,
+    /// When the game started, `YYYY-MM-DDTHH:MM:SSZ`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<String>,
+    /// How player 1's and player 2's engines identified themselves (`id name`, `id version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ids: Option<[Identity; 2]>,
     /// The conditions of the match (size, time controls, options, adjudication), which every
-    /// game of one match shares: a resume or a merge refuses records of other conditions.
-    pub conditions: String,
+    /// game of one match shares: a resume or a merge refuses records of other conditions. A
+    /// JSON object; one line of text in records of earlier versions.
+    pub conditions: Value,
     /// The number of games of the whole match (all shards together).
     pub match_games: u64,
     /// The match's openings (see `Openings::describe`); absent from records of older versions.
@@ -224,20 +249,19 @@ pub fn check_consistent(records: &[GameRecord]) -> Result<()> {
                 record.pair
             );
         }
-        if record.engines != records[0].engines {
+        let tournament = record.conditions.get("tournament").is_some();
+        if !tournament && record.engines != records[0].engines {
             bail!(
                 "the records mix matches: engines {:?} and {:?}",
                 records[0].engines,
                 record.engines
             );
         }
-        if record.conditions != records[0].conditions {
+        if let Some(difference) = first_difference(&records[0].conditions, &record.conditions) {
             bail!(
-                "the records mix matches: game {} was played under '{}', game {} under '{}'",
+                "the records mix matches: games {} and {} differ in {difference}",
                 records[0].game,
-                records[0].conditions,
                 record.game,
-                record.conditions
             );
         }
         if !seen.insert(record.game) {

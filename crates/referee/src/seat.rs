@@ -4,11 +4,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use pion_protocol::Command;
 use pion_rules::GameKind;
 
 use super::config::EngineSpec;
 use super::engine::{Engine, EngineError};
+use super::handshake::Proto;
 
 /// What every start of an engine needs besides its own spec.
 #[derive(Clone, Debug)]
@@ -67,7 +67,7 @@ impl Seat {
 
     fn configure(&self, engine: &mut Engine) -> Result<(), EngineError> {
         let s = &self.settings;
-        engine.handshake(Instant::now() + s.startup_timeout)?;
+        engine.handshake(&self.spec, Instant::now() + s.startup_timeout)?;
         let id = &engine.identity;
         if !id.games.is_empty() && !id.games.iter().any(|g| g == s.game.name()) {
             return Err(EngineError::Protocol(format!(
@@ -76,9 +76,12 @@ impl Seat {
                 id.games.join(", ")
             )));
         }
+        // A UGI engine's game is an option; a variant belongs to a game: the game comes first.
+        if engine.proto == Proto::Ugi && id.options.iter().any(|o| o == "Game") {
+            engine.set_option("Game", s.game.name(), Instant::now() + s.isready_timeout)?;
+        }
         if let Some(variant) = &s.variant {
-            // A variant belongs to a game: choose the game first, so that the engine takes it.
-            engine.send(&Command::NewGame(Some(s.game)))?;
+            engine.new_game(s.game)?;
             engine.set_option("Variant", variant, Instant::now() + s.isready_timeout)?;
         }
         for (name, value) in &self.spec.options {

@@ -92,6 +92,59 @@ pub struct Summary {
     pub sprt: Option<SprtState>,
 }
 
+/// The games that did not end by the rules: forfeits and adjudications.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Faults {
+    /// Forfeits by reason.
+    pub forfeits: BTreeMap<String, u64>,
+    /// Forfeits by engine name, then reason.
+    pub by_engine: BTreeMap<String, BTreeMap<String, u64>>,
+    /// Adjudicated games.
+    pub adjudications: u64,
+}
+
+/// Counts the forfeits and adjudications of `records`.
+pub fn faults(records: &[GameRecord]) -> Faults {
+    let mut faults = Faults::default();
+    for record in records {
+        match record.reason {
+            Reason::Normal => {}
+            Reason::Adjudication => faults.adjudications += 1,
+            reason => {
+                *faults
+                    .forfeits
+                    .entry(reason.as_str().to_string())
+                    .or_insert(0) += 1;
+                if let Some(loser) = &record.loser {
+                    *faults
+                        .by_engine
+                        .entry(loser.clone())
+                        .or_default()
+                        .entry(reason.as_str().to_string())
+                        .or_insert(0) += 1;
+                }
+            }
+        }
+    }
+    faults
+}
+
+/// The line `Forfeits: ...` of a report.
+pub fn forfeits_line(
+    forfeits: &BTreeMap<String, u64>,
+    by_engine: &BTreeMap<String, BTreeMap<String, u64>>,
+) -> String {
+    if forfeits.is_empty() {
+        return "Forfeits: none\n".to_string();
+    }
+    let list: Vec<String> = forfeits.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    let who: Vec<String> = by_engine
+        .iter()
+        .map(|(name, reasons)| format!("{name} {}", reasons.values().sum::<u64>()))
+        .collect();
+    format!("Forfeits: {} (by {})\n", list.join(", "), who.join(", "))
+}
+
 /// Counts the results of `records` from the side of `engines[0]`.
 pub fn counts(engines: &[String; 2], records: &[GameRecord]) -> Counts {
     let mut c = Counts::default();
@@ -165,25 +218,7 @@ pub fn summarize(
     } else {
         c.wdl.elo()
     };
-    let mut forfeits = BTreeMap::new();
-    let mut by_engine: BTreeMap<String, BTreeMap<String, u64>> = BTreeMap::new();
-    let mut adjudications = 0;
-    for record in records {
-        match record.reason {
-            Reason::Normal => {}
-            Reason::Adjudication => adjudications += 1,
-            reason => {
-                *forfeits.entry(reason.as_str().to_string()).or_insert(0) += 1;
-                if let Some(loser) = &record.loser {
-                    *by_engine
-                        .entry(loser.clone())
-                        .or_default()
-                        .entry(reason.as_str().to_string())
-                        .or_insert(0) += 1;
-                }
-            }
-        }
-    }
+    let faults = faults(records);
     let wdl = c.wdl;
     let mut engines_map = BTreeMap::new();
     engines_map.insert(engines[0].clone(), wdl);
@@ -220,9 +255,9 @@ pub fn summarize(
         draw_ratio: ratio(wdl.draws as f64),
         pentanomial: c.pentanomial,
         unpaired_games: c.unpaired,
-        forfeits,
-        forfeits_by_engine: by_engine,
-        adjudications,
+        forfeits: faults.forfeits,
+        forfeits_by_engine: faults.by_engine,
+        adjudications: faults.adjudications,
         sprt: sprt_spec.map(|spec| sprt(spec, &c)),
     }
 }
@@ -301,24 +336,7 @@ impl Summary {
             let _ = write!(out, " (+{} unpaired games)", self.unpaired_games);
         }
         out.push('\n');
-        if self.forfeits.is_empty() {
-            out.push_str("Forfeits: none\n");
-        } else {
-            let list: Vec<String> = self
-                .forfeits
-                .iter()
-                .map(|(r, n)| format!("{r} {n}"))
-                .collect();
-            let who: Vec<String> = self
-                .forfeits_by_engine
-                .iter()
-                .map(|(name, reasons)| {
-                    let n: u64 = reasons.values().sum();
-                    format!("{name} {n}")
-                })
-                .collect();
-            let _ = writeln!(out, "Forfeits: {} (by {})", list.join(", "), who.join(", "));
-        }
+        out += &forfeits_line(&self.forfeits, &self.forfeits_by_engine);
         if self.adjudications > 0 {
             let _ = writeln!(out, "Adjudicated: {}", self.adjudications);
         }
@@ -381,9 +399,8 @@ mod tests {
             score: [0, 0],
             times_ms: vec![],
             seed: 0,
-            conditions: String::new(),
             match_games: 0,
-            openings: None,
+            ..GameRecord::default()
         }
     }
 

@@ -1,54 +1,62 @@
-//! A match: pairs of games with colours swapped on the same opening, played by worker threads
-//! that each own two engine processes, recorded as they finish, summarised at the end.
+//! A match or a tournament: games played by game slots (worker threads) with engine processes
+//! taken from a shared pool, recorded as they finish, reported at the end.
 //!
-//! Game `g` belongs to pair `g / 2`; in the even game the first engine is player 1, in the odd
-//! one the second is. The opening of a pair and the seed of a game depend on the match seed and
-//! their indices only, so a shard, a resume and the whole match agree on every game.
+//! A match is two engines in pairs of games: game `g` belongs to pair `g / 2`; in the even game
+//! the first engine is player 1, in the odd one the second is. A tournament plays the games of
+//! [`schedule::plan`], numbered the same way. The opening of a pair (of a round, in a
+//! tournament) and the seed of a game depend on the seed and their indices only, so a shard, a
+//! resume and the whole run agree on every game.
 
-use std::path::Path;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::Value;
 
 use super::config::MatchConfig;
 use super::engine::{EngineError, log_path};
+use super::export::utc_timestamp;
 use super::game::{self, GameSettings};
 use super::openings::{Openings, STREAM_GAME, derive_seed};
-use super::record::{
-    GameRecord, Reason, RecordWriter, check_consistent, read_records, result_string,
-};
-use super::seat::{Seat, StartSettings};
+use super::pool::Pool;
+use super::record::{GameRecord, Reason, RecordWriter, read_records, result_string};
+use super::report::{Report, check_resumed, conditions_for, tournament_report};
+use super::results::from_records;
+use super::schedule;
+use super::seat::StartSettings;
 use super::signal;
 use super::stats::SprtDecision;
-use super::summary::{self, Summary};
+use super::summary;
 use pion_rules::game::Game;
 
-/// How a match run ended.
+/// How a run ended.
 #[derive(Clone, Debug)]
 pub struct MatchOutcome {
     /// The report over every recorded game (those of earlier runs included).
-    pub summary: Summary,
-    /// Whether Ctrl-C cut the match short.
+    pub report: Report,
+    /// Whether Ctrl-C cut the run short.
     pub interrupted: bool,
     /// Whether the SPRT stopped the match.
     pub sprt_stopped: bool,
 }
 
-/// The games of one pair still to play.
+/// Games still to play that share an opening: a pair of a match, or one game of a tournament.
 #[derive(Clone, Debug)]
 struct Job {
     pair: u64,
-    games: Vec<u64>,
+    /// The index of the opening: the pair in a match, the round in a tournament.
+    opening: u64,
+    round: Option<u64>,
+    /// Each game with the engine indices of player 1 and player 2.
+    games: Vec<(u64, [usize; 2])>,
 }
 
 enum Message {
-    Ready,
-    Fatal(String),
     Record(Box<GameRecord>),
     /// A pair is finished; the worker waits for the answer on the sender before it starts
     /// another, so that a decided SPRT stops every worker before its next pair.
@@ -59,72 +67,63 @@ struct Shared {
     jobs: Vec<Job>,
     next: AtomicUsize,
     stop: AtomicBool,
-    /// Set by the main thread once every worker started its engines: `Some(true)` to play.
-    go: (Mutex<Option<bool>>, Condvar),
 }
 
-/// Reads the records of an earlier run and checks they belong to this match.
+/// The games still to play in this run.
+fn plan_jobs(config: &MatchConfig, done: &HashSet<u64>) -> Vec<Job> {
+    let shard = config.shard;
+    match config.tournament {
+        Some(t) => schedule::plan(t.format, config.engines.len(), t.rounds, shard)
+            .into_iter()
+            .filter(|g| !done.contains(&g.game))
+            .map(|g| Job {
+                pair: g.pair,
+                opening: g.round,
+                round: Some(g.round),
+                games: vec![(g.game, g.players)],
+            })
+            .collect(),
+        None => (0..config.games.div_ceil(2))
+            .filter(|&p| shard.is_none_or(|s| s.owns(p)))
+            .map(|p| Job {
+                pair: p,
+                opening: p,
+                round: None,
+                games: [(2 * p, [0, 1]), (2 * p + 1, [1, 0])]
+                    .into_iter()
+                    .filter(|&(g, _)| g < config.games && !done.contains(&g))
+                    .collect(),
+            })
+            .filter(|job| !job.games.is_empty())
+            .collect(),
+    }
+}
+
+/// Reads the records of an earlier run, checks they belong to this one, and cuts an unfinished
+/// last line so that new records start on a line of their own.
 fn resume_records<G: Game>(
     config: &MatchConfig,
     openings: &Openings,
     variant: G::Variant,
-    path: &Path,
-) -> Result<Vec<GameRecord>> {
+    path: &std::path::Path,
+) -> Result<(Vec<GameRecord>, Value)> {
     let (records, valid) = read_records(path)?;
-    // Cut an unfinished last line, so that new records start on a line of their own.
     let file = std::fs::OpenOptions::new().write(true).open(path)?;
     file.set_len(valid)?;
-    check_consistent(&records)?;
-    let names = [
-        config.engines[0].name.clone(),
-        config.engines[1].name.clone(),
-    ];
+    super::record::check_consistent(&records)?;
+    let conditions = conditions_for(config, &records);
+    check_resumed(config, &conditions, G::NAME, path, &records)?;
     for record in &records {
-        if record.engines != names {
-            bail!(
-                "{}: game {} was played by {:?}, not by this match's engines {:?}",
-                path.display(),
-                record.game,
-                record.engines,
-                names
-            );
-        }
-        if record.conditions != config.conditions() {
-            bail!(
-                "{}: game {} was played under other conditions: '{}', not '{}'",
-                path.display(),
-                record.game,
-                record.conditions,
-                config.conditions()
-            );
-        }
-        if record.rules != G::NAME {
-            bail!(
-                "{}: game {} is {}, not {}",
-                path.display(),
-                record.game,
-                record.rules,
-                G::NAME
-            );
-        }
-        if record.game >= config.games {
-            bail!(
-                "{}: game {} is beyond this match of {} games",
-                path.display(),
-                record.game,
-                config.games
-            );
-        }
-        let opening = openings.for_pair::<G>(record.pair, variant);
+        let opening = openings.for_pair::<G>(record.round.unwrap_or(record.pair), variant);
         if opening.start != record.start || opening.moves != record.opening {
             bail!(
-                "{}: game {} has another opening than this match gives it (different --seed or --openings?)",
+                "{}: game {} has another opening than this run gives it (different --seed or --openings?)",
                 path.display(),
                 record.game
             );
         }
     }
-    Ok(records)
+    Ok((records, conditions))
 }
 
 fn progress_bar(total: u64, done: u64) -> ProgressBar {
@@ -141,11 +140,26 @@ fn progress_bar(total: u64, done: u64) -> ProgressBar {
     bar
 }
 
-fn progress_message(names: &[String; 2], records: &[GameRecord]) -> String {
-    let c = summary::counts(names, records);
+fn progress_message(config: &MatchConfig, records: &[GameRecord]) -> String {
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    if config.tournament.is_some() {
+        // The standings by points, compact enough for one line.
+        let Ok(table) = from_records(&names, records) else {
+            return String::new();
+        };
+        let mut order: Vec<usize> = (0..names.len()).collect();
+        order.sort_by(|&a, &b| table.points(b).total_cmp(&table.points(a)));
+        let parts: Vec<String> = order
+            .iter()
+            .map(|&e| format!("{} {}/{}", names[e], table.points(e), table.games(e)))
+            .collect();
+        return parts.join("  ");
+    }
+    let names = [names[0].clone(), names[1].clone()];
+    let c = summary::counts(&names, records);
     let played = c.wdl.wins + c.wdl.draws + c.wdl.losses;
     let score = (c.wdl.wins as f64 + c.wdl.draws as f64 / 2.0) / played.max(1) as f64;
-    let report = summary::summarize(names, records, None);
+    let report = summary::summarize(&names, records, None);
     let elo = match (report.elo, report.elo_bound) {
         (Some(e), _) => format!("{e:+.0}"),
         (None, Some(b)) if c.wdl.wins > 0 => format!(">= {b:+.0}"),
@@ -162,16 +176,49 @@ fn progress_message(names: &[String; 2], records: &[GameRecord]) -> String {
     )
 }
 
-/// Plays the match (or this shard of it) and returns the report.
+/// The report of this run's records.
+fn final_report(config: &MatchConfig, records: &[GameRecord]) -> Result<Report> {
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    Ok(match config.tournament {
+        Some(_) => Report::Tournament(tournament_report(&names, records, config.zero)?),
+        None => Report::Match(summary::summarize(
+            &[names[0].clone(), names[1].clone()],
+            records,
+            config.sprt.as_ref(),
+        )),
+    })
+}
+
+/// Starts one process of every engine: one that cannot start at all ends the run before any
+/// game, with its error. The processes stay in the pool for the first games.
+fn check_engines(config: &MatchConfig, pool: &Pool) -> Result<(), String> {
+    for (e, spec) in config.engines.iter().enumerate() {
+        let mut seat = pool.take(e);
+        if let Err(error) = seat.start() {
+            let hint = match &error {
+                EngineError::Spawn(_) => String::new(),
+                _ => format!(
+                    " (its stderr is in {})",
+                    log_path(&config.log_dir, &spec.name, 0).display()
+                ),
+            };
+            return Err(match error {
+                EngineError::Spawn(what) => what,
+                other => format!("engine '{}' failed to start: {other}{hint}", spec.name),
+            });
+        }
+        pool.give_back(e, seat);
+    }
+    Ok(())
+}
+
+/// Plays the match or tournament (or this shard of it) and returns the report.
 pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOutcome> {
-    let names = [
-        config.engines[0].name.clone(),
-        config.engines[1].name.clone(),
-    ];
-    if names[0] == names[1] {
+    let mut seen = HashSet::new();
+    if let Some(twice) = config.engines.iter().find(|e| !seen.insert(&e.name)) {
         bail!(
-            "the two engines are both named '{}': give them different name=",
-            names[0]
+            "two engines are named '{}': give them different name=",
+            twice.name
         );
     }
     let openings = Openings::load::<G>(
@@ -180,53 +227,51 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
         config.seed,
         variant,
     )?;
-    let pairs = config.games.div_ceil(2);
+    let uses = match config.tournament {
+        Some(t) => t.rounds,
+        None => config.games.div_ceil(2),
+    };
     if let Some(book) = openings.book_len()
-        && pairs > book as u64
+        && uses > book as u64
     {
         eprintln!(
-            "referee: note: {pairs} pairs from {book} openings: openings are played up to {} times; engines that play the same moves again (a nodes or depth limit, a fixed seed) repeat whole games, which counts them as new evidence and makes the error bars too narrow",
-            pairs.div_ceil(book as u64)
+            "referee: note: {uses} pairs from {book} openings: openings are played up to {} times; engines that play the same moves again (a nodes or depth limit, a fixed seed) repeat whole games, which counts them as new evidence and makes the error bars too narrow",
+            uses.div_ceil(book as u64)
         );
     }
 
     let mut records = Vec::new();
+    let mut conditions = config.conditions();
     // Opened (and locked) before it is read, so that no other run can start on it meanwhile.
     let mut writer = config.out.as_deref().map(RecordWriter::open).transpose()?;
     if let (Some(out), Some(writer)) = (&config.out, &writer) {
         let exists = !writer.is_empty()?;
         if exists && !config.resume {
             bail!(
-                "{} already holds games: pass --resume to continue that match, or choose another --out",
+                "{} already holds games: pass --resume to continue that run, or choose another --out",
                 out.display()
             );
         }
         if exists {
-            records = resume_records::<G>(config, &openings, variant, out)?;
+            (records, conditions) = resume_records::<G>(config, &openings, variant, out)?;
         }
     } else if config.resume {
         bail!("--resume needs --out FILE (the records to continue)");
     }
 
-    let done: std::collections::HashSet<u64> = records.iter().map(|r| r.game).collect();
-    let jobs: Vec<Job> = (0..pairs)
-        .filter(|&p| config.shard.is_none_or(|s| s.owns(p)))
-        .map(|p| Job {
-            pair: p,
-            games: [2 * p, 2 * p + 1]
-                .into_iter()
-                .filter(|&g| g < config.games && !done.contains(&g))
-                .collect(),
-        })
-        .filter(|job| !job.games.is_empty())
-        .collect();
+    let done: HashSet<u64> = records.iter().map(|r| r.game).collect();
+    let jobs = plan_jobs(config, &done);
     let to_play: u64 = jobs.iter().map(|j| j.games.len() as u64).sum();
 
+    let names2 = [
+        config.engines[0].name.clone(),
+        config.engines[1].name.clone(),
+    ];
     let sprt_of = |records: &[GameRecord]| {
         config
             .sprt
             .as_ref()
-            .map(|spec| summary::sprt(spec, &summary::counts(&names, records)))
+            .map(|spec| summary::sprt(spec, &summary::counts(&names2, records)))
     };
     let already_decided = sprt_of(&records).is_some_and(|s| s.decision != SprtDecision::Continue);
     let mut interrupted = false;
@@ -234,65 +279,86 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
     let mut after_decision = 0;
 
     if !jobs.is_empty() && !already_decided {
-        let workers = config.concurrency.max(1).min(jobs.len());
-        let shared = Arc::new(Shared {
-            jobs,
-            next: AtomicUsize::new(0),
-            stop: AtomicBool::new(false),
-            go: (Mutex::new(None), Condvar::new()),
-        });
-        let (tx, rx) = channel();
-        let openings = Arc::new(openings);
-        let mut handles = Vec::new();
-        for w in 0..workers {
-            let tx = tx.clone();
-            let shared = Arc::clone(&shared);
-            let openings = Arc::clone(&openings);
-            let config = config.clone();
-            let handle = thread::Builder::new()
-                .name(format!("worker-{w}"))
-                .spawn(move || worker::<G>(w, &config, variant, &shared, &openings, &tx))?;
-            handles.push(handle);
-        }
-        drop(tx);
-
-        // Every worker first starts its two engines: one that cannot start at all ends the match
-        // before any game, with its error.
-        let mut fatal = None;
-        let mut ready = 0;
-        while ready < workers && fatal.is_none() {
-            match rx.recv() {
-                Ok(Message::Ready) => ready += 1,
-                Ok(Message::Fatal(e)) => fatal = Some(e),
-                Ok(_) => {}
-                Err(_) => fatal = Some("a worker stopped before starting its engines".to_string()),
-            }
-        }
-        {
-            let (lock, cvar) = &shared.go;
-            *lock.lock().unwrap_or_else(|e| e.into_inner()) = Some(fatal.is_none());
-            cvar.notify_all();
-        }
-        if let Some(error) = fatal {
-            drop(rx);
-            for handle in handles {
-                let _ = handle.join();
-            }
+        let slots = config.concurrency.max(1).min(to_play as usize);
+        let settings = StartSettings {
+            game: G::KIND,
+            variant: config.variant.clone(),
+            startup_timeout: config.startup_timeout,
+            isready_timeout: config.isready_timeout,
+            quit_timeout: config.quit_timeout,
+            log_all_info: config.log_all_info,
+        };
+        let pool = Arc::new(Pool::new(
+            config.engines.clone(),
+            settings,
+            config.log_dir.clone(),
+            slots,
+        ));
+        if let Err(error) = check_engines(config, &pool) {
+            pool.close_all(true);
             if !signal::interrupted() {
                 return Err(anyhow!(error));
             }
             // Ctrl-C during the start: not the engine's fault; report what is recorded.
             records.sort_by_key(|r| r.game);
             return Ok(MatchOutcome {
-                summary: summary::summarize(&names, &records, config.sprt.as_ref()),
+                report: final_report(config, &records)?,
                 interrupted: true,
                 sprt_stopped: false,
             });
         }
+        let shared = Arc::new(Shared {
+            jobs,
+            next: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let (tx, rx) = channel();
+        let openings = Arc::new(openings);
+        let conditions = Arc::new(conditions);
+        // An engine started by a slot's thread gets SIGKILL when that thread ends (Linux's
+        // parent-death signal follows the thread), and other slots may be using it: the slots
+        // wait here until the main thread has closed the pool.
+        let release = Arc::new(Barrier::new(slots + 1));
+        let mut handles = Vec::new();
+        for w in 0..slots {
+            let tx = tx.clone();
+            let shared = Arc::clone(&shared);
+            let openings = Arc::clone(&openings);
+            let pool = Arc::clone(&pool);
+            let conditions = Arc::clone(&conditions);
+            let release = Arc::clone(&release);
+            let config = config.clone();
+            let handle = thread::Builder::new()
+                .name(format!("slot-{w}"))
+                .spawn(move || {
+                    play_jobs::<G>(
+                        &config,
+                        variant,
+                        &shared,
+                        &openings,
+                        &pool,
+                        &conditions,
+                        &tx,
+                    );
+                    drop(tx);
+                    release.wait();
+                })?;
+            handles.push(handle);
+        }
+        drop(tx);
+        let end = |handles: Vec<thread::JoinHandle<()>>, kill: bool| {
+            pool.close_all(kill);
+            release.wait();
+            for handle in handles {
+                let _ = handle.join();
+            }
+        };
 
-        let bar = progress_bar(records.len() as u64 + to_play, records.len() as u64);
         let total = records.len() as u64 + to_play;
-        bar.set_message(progress_message(&names, &records));
+        let bar = progress_bar(total, records.len() as u64);
+        bar.set_message(progress_message(config, &records));
+        let every = (total / 20).max(1);
+        let every_table = (total / 5).max(1);
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 // The SPRT has decided: games that end after the decision are not part of the
@@ -307,20 +373,22 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                         bar.abandon();
                         // Workers waiting for a pair's answer see the channel close and end.
                         drop(rx);
-                        for handle in handles {
-                            let _ = handle.join();
-                        }
+                        end(handles, true);
                         return Err(error);
                     }
                     records.push(*record);
                     bar.inc(1);
-                    let message = progress_message(&names, &records);
-                    // Without a terminal (a log, nohup, CI), a line every twentieth of the match.
+                    let message = progress_message(config, &records);
                     let done = records.len() as u64;
-                    if bar.is_hidden()
-                        && (done.is_multiple_of((total / 20).max(1)) || done == total)
-                    {
+                    let milestone = done.is_multiple_of(every) || done == total;
+                    if bar.is_hidden() && milestone {
+                        // Without a terminal (a log, nohup, CI), a line every twentieth.
                         eprintln!("referee: {done}/{total} games  {message}");
+                    } else if done.is_multiple_of(every_table) && config.tournament.is_some() {
+                        let table = final_report(config, &records).map(|r| r.text());
+                        if let Ok(table) = table {
+                            bar.suspend(|| eprint!("{table}"));
+                        }
                     }
                     bar.set_message(message);
                 }
@@ -335,7 +403,6 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                     }
                     let _ = done.send(());
                 }
-                Ok(Message::Ready | Message::Fatal(_)) => {}
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }
@@ -345,10 +412,8 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             }
         }
         bar.finish_and_clear();
-        for handle in handles {
-            let _ = handle.join();
-        }
         interrupted |= signal::interrupted();
+        end(handles, interrupted);
         if after_decision > 0 {
             eprintln!(
                 "referee: {after_decision} game(s) in progress when the SPRT decided were not recorded"
@@ -358,71 +423,10 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
 
     records.sort_by_key(|r| r.game);
     Ok(MatchOutcome {
-        summary: summary::summarize(&names, &records, config.sprt.as_ref()),
+        report: final_report(config, &records)?,
         interrupted,
         sprt_stopped,
     })
-}
-
-fn worker<G: Game>(
-    w: usize,
-    config: &MatchConfig,
-    variant: G::Variant,
-    shared: &Shared,
-    openings: &Openings,
-    tx: &Sender<Message>,
-) {
-    let settings = StartSettings {
-        game: G::KIND,
-        variant: config.variant.clone(),
-        startup_timeout: config.startup_timeout,
-        isready_timeout: config.isready_timeout,
-        quit_timeout: config.quit_timeout,
-        log_all_info: config.log_all_info,
-    };
-    let mut seats = config.engines.clone().map(|spec| {
-        let log = log_path(&config.log_dir, &spec.name, w);
-        Seat::new(spec, log, settings.clone())
-    });
-    let mut started = Ok(());
-    for seat in seats.iter_mut() {
-        if let Err(error) = seat.start() {
-            let hint = match &error {
-                EngineError::Spawn(_) => String::new(),
-                _ => format!(
-                    " (its stderr is in {})",
-                    log_path(&config.log_dir, &seat.spec.name, w).display()
-                ),
-            };
-            started = Err(match error {
-                EngineError::Spawn(what) => what,
-                other => format!("engine '{}' failed to start: {other}{hint}", seat.spec.name),
-            });
-            break;
-        }
-    }
-    let _ = tx.send(match started {
-        Ok(()) => Message::Ready,
-        Err(e) => Message::Fatal(e),
-    });
-    let play = {
-        let (lock, cvar) = &shared.go;
-        let mut go = lock.lock().unwrap_or_else(|e| e.into_inner());
-        while go.is_none() {
-            go = cvar.wait(go).unwrap_or_else(|e| e.into_inner());
-        }
-        go.unwrap_or(false)
-    };
-    if play {
-        play_jobs::<G>(config, variant, shared, openings, tx, &mut seats);
-    }
-    for seat in seats.iter_mut() {
-        if signal::interrupted() {
-            seat.discard();
-        } else {
-            seat.close();
-        }
-    }
 }
 
 fn play_jobs<G: Game>(
@@ -430,71 +434,92 @@ fn play_jobs<G: Game>(
     variant: G::Variant,
     shared: &Shared,
     openings: &Openings,
+    pool: &Pool,
+    conditions: &Value,
     tx: &Sender<Message>,
-    seats: &mut [Seat; 2],
 ) {
-    let names = [
-        config.engines[0].name.clone(),
-        config.engines[1].name.clone(),
-    ];
-    let tcs = [
-        config.engines[0].tc.unwrap_or(config.tc),
-        config.engines[1].tc.unwrap_or(config.tc),
-    ];
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let tcs: Vec<_> = config
+        .engines
+        .iter()
+        .map(|e| e.tc.unwrap_or(config.tc))
+        .collect();
+    let stopped = || shared.stop.load(Ordering::SeqCst) || signal::interrupted();
     loop {
-        if shared.stop.load(Ordering::SeqCst) || signal::interrupted() {
+        if stopped() {
             return;
         }
         let index = shared.next.fetch_add(1, Ordering::SeqCst);
         let Some(job) = shared.jobs.get(index) else {
             return;
         };
-        let opening = openings.for_pair::<G>(job.pair, variant);
-        for &g in &job.games {
-            if shared.stop.load(Ordering::SeqCst) || signal::interrupted() {
+        let opening = openings.for_pair::<G>(job.opening, variant);
+        for &(g, players) in &job.games {
+            if stopped() {
                 return;
             }
-            // Even games: the first engine is player 1; odd games: colours swapped.
-            let order = if g % 2 == 0 { [0, 1] } else { [1, 0] };
             let settings = GameSettings {
                 opening: opening.clone(),
                 seed: derive_seed(config.seed, STREAM_GAME, g),
-                tc: [tcs[order[0]], tcs[order[1]]],
+                tc: players.map(|p| tcs[p]),
                 time_margin: config.time_margin,
                 hang_timeout: config.hang_timeout,
                 isready_timeout: config.isready_timeout,
                 max_plies: config.max_plies,
                 max_plies_rule: config.max_plies_rule,
+                adjudication: config.adjudication,
             };
-            let [a, b] = seats;
-            let players = if order[0] == 0 { [a, b] } else { [b, a] };
-            let Ok(outcome) = game::play::<G>(players, &settings, variant) else {
-                return;
+            let mut seats = players.map(|p| pool.take(p));
+            let [a, b] = &mut seats;
+            let outcome = game::play::<G>([a, b], &settings, variant);
+            // SIGTERM sent to every process of a job (Slurm's scancel, systemd) reaches the
+            // engines too: their exits are the interrupt's doing, not forfeits.
+            let cut = match &outcome {
+                Err(_) => true,
+                Ok(o) => o.reason == Reason::Crash && crash_from_interrupt(),
             };
-            if outcome.reason == Reason::Crash && crash_from_interrupt() {
-                // SIGTERM sent to every process of a job (Slurm's scancel, systemd) reaches the
-                // engines too: their exits are the interrupt's doing, not forfeits.
+            for (seat, p) in seats.into_iter().zip(players) {
+                if cut || signal::interrupted() {
+                    let mut seat = seat;
+                    seat.discard();
+                } else {
+                    pool.give_back(p, seat);
+                }
+            }
+            let Ok(outcome) = outcome else { return };
+            if cut {
                 return;
             }
+            let pairing = if config.tournament.is_some() {
+                let (lo, hi) = (players[0].min(players[1]), players[0].max(players[1]));
+                [names[lo].clone(), names[hi].clone()]
+            } else {
+                [names[0].clone(), names[1].clone()]
+            };
             let record = GameRecord {
                 game: g,
                 pair: job.pair,
-                engines: names.clone(),
-                first: names[order[0]].clone(),
-                second: names[order[1]].clone(),
+                round: job.round,
+                engines: pairing,
+                first: names[players[0]].clone(),
+                second: names[players[1]].clone(),
                 rules: G::NAME.to_string(),
                 variant: G::variant_name(variant).to_string(),
                 start: opening.start.clone(),
                 opening: opening.moves.clone(),
                 moves: outcome.moves,
+                data: outcome.data,
                 result: result_string(outcome.winner).to_string(),
                 reason: outcome.reason,
                 detail: outcome.detail,
-                loser: outcome.loser.map(|p| names[order[p]].clone()),
+                rule: outcome.rule,
+                loser: outcome.loser.map(|p| names[players[p]].clone()),
                 score: outcome.score,
                 times_ms: outcome.times_ms,
                 seed: settings.seed,
-                conditions: config.conditions(),
+                started: Some(utc_timestamp(outcome.started)),
+                ids: Some(outcome.players),
+                conditions: conditions.clone(),
                 match_games: config.games,
                 openings: Some(openings.describe()),
             };
@@ -502,9 +527,11 @@ fn play_jobs<G: Game>(
                 return;
             }
         }
-        let (done, answered) = std::sync::mpsc::channel();
-        if tx.send(Message::PairDone(done)).is_err() || answered.recv().is_err() {
-            return;
+        if config.sprt.is_some() {
+            let (done, answered) = std::sync::mpsc::channel();
+            if tx.send(Message::PairDone(done)).is_err() || answered.recv().is_err() {
+                return;
+            }
         }
     }
 }
@@ -522,30 +549,4 @@ fn crash_from_interrupt() -> bool {
         }
         thread::sleep(Duration::from_millis(10));
     }
-}
-
-/// Combines the records of shards (or of any runs of one match) into one report.
-pub fn merge(
-    paths: &[std::path::PathBuf],
-    sprt: Option<&super::config::SprtSpec>,
-) -> Result<Summary> {
-    let mut records = Vec::new();
-    for path in paths {
-        records.extend(read_records(path)?.0);
-    }
-    if records.is_empty() {
-        bail!("no game records in the files given");
-    }
-    check_consistent(&records)?;
-    records.sort_by_key(|r| r.game);
-    let expected = records[0].match_games;
-    if (records.len() as u64) < expected {
-        // A report of part of a match is still a report, but say so: a shard may be missing.
-        eprintln!(
-            "referee merge: {} of the match's {expected} games are in these files (a shard missing or unfinished, or a match stopped early by the SPRT or Ctrl-C?)",
-            records.len()
-        );
-    }
-    let names = records[0].engines.clone();
-    Ok(summary::summarize(&names, &records, sprt))
 }

@@ -3,7 +3,7 @@
 //! behind. Time limits here are either generous (for engines that behave) or far shorter than
 //! the fault (for engines that do not), so the outcomes do not depend on the machine's speed.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -11,99 +11,10 @@ use serde_json::Value;
 
 mod support;
 
-use support::REFEREE;
-
-/// A scratch directory for one test, emptied first.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pion-referee-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn mock_path() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/mock_engine.py")
-}
-
-/// The `cmd=` of a mock engine with faults, recording its pids in `dir/pids`.
-fn mock(dir: &Path, faults: &[&str]) -> String {
-    let mut cmd = format!(
-        "python3 '{}' --pidfile '{}'",
-        mock_path().display(),
-        dir.join("pids").display()
-    );
-    for fault in faults {
-        cmd.push_str(&format!(" --fault {fault}"));
-    }
-    cmd
-}
-
-fn referee(dir: &Path, args: &[&str]) -> Output {
-    let mut command = Command::new(REFEREE);
-    command.args(args);
-    if args.first() != Some(&"merge") {
-        command.arg("--log-dir").arg(dir.join("logs"));
-    }
-    let out = command
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .expect("the referee runs");
-    assert_all_gone(dir);
-    out
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn summary(out: &Output) -> Value {
-    let text = String::from_utf8(out.stdout.clone()).unwrap();
-    assert_eq!(
-        text.lines().count(),
-        1,
-        "one JSON line on stdout, got: {text}"
-    );
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON {e}: {text}"))
-}
-
-fn records(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-/// Whether a process is alive (a zombie counts as dead: it runs nothing).
-fn alive(pid: i32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => {
-            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
-            !state.starts_with('Z') && !state.starts_with('X')
-        }
-        Err(_) => false,
-    }
-}
-
-/// Every process a mock engine started (itself, and its child with `spawn-child`) has ended.
-fn assert_all_gone(dir: &Path) {
-    let Ok(text) = std::fs::read_to_string(dir.join("pids")) else {
-        return;
-    };
-    for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
-        // SIGKILL is delivered asynchronously: give the kernel a moment to end the process.
-        let mut waited = 0;
-        while alive(pid) && waited < 40 {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            waited += 1;
-        }
-        assert!(
-            !alive(pid),
-            "process {pid} outlived the referee by more than 2 s"
-        );
-    }
-}
+use support::{
+    REFEREE, assert_all_gone, children_of, mock, records, referee, scratch, stderr, summary,
+    wait_for_records,
+};
 
 /// A match of `games` between a good mock `good` and a faulty one `bad`, `good` first.
 fn faulty_match(name: &str, faults: &[&str], extra: &[&str]) -> (Vec<Value>, Output, PathBuf) {
@@ -1098,15 +1009,6 @@ fn bad_flags_are_usage_errors() {
     }
 }
 
-/// Waits (30 s at most) until `file` holds `count` game records.
-fn wait_for_records(file: &Path, count: usize) {
-    let give_up = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(file).map_or(0, |t| t.lines().count()) < count {
-        assert!(Instant::now() < give_up, "no game finished");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
     let dir = scratch("ctrlc");
@@ -1160,27 +1062,6 @@ fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
     assert!((2..1000).contains(&kept));
     assert_eq!(s["games"], kept);
     assert_all_gone(&dir);
-}
-
-/// The pids whose parent is `pid`, from /proc.
-fn children_of(pid: i32) -> Vec<i32> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
-            continue;
-        };
-        // `pid (comm) state ppid ...`; comm may hold spaces, so read after the last ')'.
-        let Some(after) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
-            continue;
-        };
-        let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse().ok());
-        if ppid == Some(pid)
-            && let Ok(child) = entry.file_name().to_string_lossy().parse()
-        {
-            out.push(child);
-        }
-    }
-    out
 }
 
 #[test]

@@ -3,6 +3,10 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
 
 /// The `referee` binary under test.
 pub const REFEREE: &str = env!("CARGO_BIN_EXE_referee");
@@ -22,4 +26,126 @@ pub fn pion() -> String {
 /// The repository's root, where `scripts/` and `openings/` are.
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A scratch directory for one test, emptied first.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pion-referee-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn mock_path() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/mock_engine.py")
+}
+
+/// The `cmd=` of a mock engine with faults, recording its pids in `dir/pids`.
+pub fn mock(dir: &Path, faults: &[&str]) -> String {
+    let mut cmd = format!(
+        "python3 '{}' --pidfile '{}'",
+        mock_path().display(),
+        dir.join("pids").display()
+    );
+    for fault in faults {
+        cmd.push_str(&format!(" --fault {fault}"));
+    }
+    cmd
+}
+
+pub fn referee(dir: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new(REFEREE);
+    command.args(args);
+    if !matches!(args.first(), Some(&("merge" | "summary" | "export"))) {
+        command.arg("--log-dir").arg(dir.join("logs"));
+    }
+    let out = command
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the referee runs");
+    assert_all_gone(dir);
+    out
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+pub fn summary(out: &Output) -> Value {
+    let text = String::from_utf8(out.stdout.clone()).unwrap();
+    assert_eq!(
+        text.lines().count(),
+        1,
+        "one JSON line on stdout, got: {text}"
+    );
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("bad JSON {e}: {text}"))
+}
+
+pub fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Whether a process is alive (a zombie counts as dead: it runs nothing).
+pub fn alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat.rsplit(')').next().unwrap_or("").trim_start();
+            !state.starts_with('Z') && !state.starts_with('X')
+        }
+        Err(_) => false,
+    }
+}
+
+/// Every process a mock engine started (itself, and its child with `spawn-child`) has ended.
+pub fn assert_all_gone(dir: &Path) {
+    let Ok(text) = std::fs::read_to_string(dir.join("pids")) else {
+        return;
+    };
+    for pid in text.lines().filter_map(|l| l.trim().parse::<i32>().ok()) {
+        // SIGKILL is delivered asynchronously: give the kernel a moment to end the process.
+        let mut waited = 0;
+        while alive(pid) && waited < 40 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            waited += 1;
+        }
+        assert!(
+            !alive(pid),
+            "process {pid} outlived the referee by more than 2 s"
+        );
+    }
+}
+
+/// Waits (30 s at most) until `file` holds `count` game records.
+pub fn wait_for_records(file: &Path, count: usize) {
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while std::fs::read_to_string(file).map_or(0, |t| t.lines().count()) < count {
+        assert!(Instant::now() < give_up, "no game finished");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The pids whose parent is `pid`, from /proc.
+pub fn children_of(pid: i32) -> Vec<i32> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid ...`; comm may hold spaces, so read after the last ')'.
+        let Some(after) = stat.rsplit_once(')').map(|(_, rest)| rest) else {
+            continue;
+        };
+        let ppid = after.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+        if ppid == Some(pid)
+            && let Ok(child) = entry.file_name().to_string_lossy().parse()
+        {
+            out.push(child);
+        }
+    }
+    out
 }

@@ -1,0 +1,335 @@
+//! What another engine said about a move it played: the score, depth, nodes and time of its
+//! `info` lines, as the referee keeps them in its records, prints them in exports and reads them
+//! for adjudication.
+//!
+//! Unlike pion's own commands, other authors' engines are read tolerantly, as fastchess reads
+//! them: each field keeps the last value the search reported, unknown words and malformed
+//! values are skipped, and `info string` lines are free text. Scores are pion's (`cp`, `win`, `draw`, `loss`, with `lowerbound`/`upperbound`)
+//! and UGI's `mate N` (moves to a win, negative when losing).
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A score's value, for the side that moved (the engine that reported it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreValue {
+    /// A heuristic estimate in hundredths of a point (centipawns for other engines).
+    Centi(i32),
+    /// A proven win by this margin.
+    Win(u32),
+    /// A proven draw.
+    Draw,
+    /// A proven loss by this margin.
+    Loss(u32),
+    /// UGI's mate in N moves (negative: mated).
+    Mate(i32),
+}
+
+/// Whether a score is exact or a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is at least this.
+    Lower,
+    /// The value is at most this.
+    Upper,
+}
+
+/// A score as an engine reported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EngineScore {
+    /// The value.
+    pub value: ScoreValue,
+    /// A bound, if the engine said so.
+    pub bound: Option<Bound>,
+}
+
+/// The result a score proves for the engine that reported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Proven {
+    /// It wins.
+    Win,
+    /// Nobody wins.
+    Draw,
+    /// It loses.
+    Loss,
+}
+
+impl EngineScore {
+    /// The score in hundredths, with wins and losses (proven or mate) beyond any estimate.
+    pub fn centi(&self) -> i64 {
+        const BEYOND: i64 = 1 << 40;
+        match self.value {
+            ScoreValue::Centi(c) => c as i64,
+            ScoreValue::Win(m) => BEYOND + m as i64,
+            ScoreValue::Draw => 0,
+            ScoreValue::Loss(m) => -BEYOND - m as i64,
+            ScoreValue::Mate(n) if n >= 0 => BEYOND * 2 - n as i64,
+            ScoreValue::Mate(n) => -BEYOND * 2 - n as i64,
+        }
+    }
+
+    /// The result this score proves: pion's `win`, `draw` and `loss` (a win that is only bounded
+    /// from below is still a win), not estimates nor UGI mate scores, which other engines also
+    /// give for lines that are not searched to the end.
+    pub fn proven(&self) -> Option<Proven> {
+        match (self.value, self.bound) {
+            (ScoreValue::Win(_), None | Some(Bound::Lower)) => Some(Proven::Win),
+            (ScoreValue::Loss(_), None | Some(Bound::Upper)) => Some(Proven::Loss),
+            (ScoreValue::Draw, None) => Some(Proven::Draw),
+            _ => None,
+        }
+    }
+
+    /// Points for a person: `+0.30`, `win 3`, `draw`, `loss 2`, `mate 5`, with `>=` or `<=`
+    /// before a bound.
+    pub fn human(&self) -> String {
+        let bound = match self.bound {
+            Some(Bound::Lower) => ">=",
+            Some(Bound::Upper) => "<=",
+            None => "",
+        };
+        let value = match self.value {
+            ScoreValue::Centi(c) => {
+                let sign = if c < 0 { "-" } else { "+" };
+                let c = c.unsigned_abs();
+                format!("{sign}{}.{:02}", c / 100, c % 100)
+            }
+            ScoreValue::Win(m) => format!("win {m}"),
+            ScoreValue::Draw => "draw".to_string(),
+            ScoreValue::Loss(m) => format!("loss {m}"),
+            ScoreValue::Mate(n) => format!("mate {n}"),
+        };
+        format!("{bound}{value}")
+    }
+
+    /// Reads a score from the words after `score`; returns it and how many words it took.
+    fn from_words(words: &[&str]) -> Option<(EngineScore, usize)> {
+        let number = |i: usize| words.get(i).and_then(|w| w.parse::<i64>().ok());
+        let (value, mut used) = match *words.first()? {
+            "cp" => (ScoreValue::Centi(i32::try_from(number(1)?).ok()?), 2),
+            "mate" => (ScoreValue::Mate(i32::try_from(number(1)?).ok()?), 2),
+            "win" => (ScoreValue::Win(u32::try_from(number(1)?).ok()?), 2),
+            "loss" => (ScoreValue::Loss(u32::try_from(number(1)?).ok()?), 2),
+            "draw" => (ScoreValue::Draw, 1),
+            _ => return None,
+        };
+        let bound = match words.get(used) {
+            Some(&"lowerbound") => Some(Bound::Lower),
+            Some(&"upperbound") => Some(Bound::Upper),
+            _ => None,
+        };
+        used += bound.is_some() as usize;
+        Some((EngineScore { value, bound }, used))
+    }
+}
+
+impl fmt::Display for EngineScore {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.value {
+            ScoreValue::Centi(c) => write!(f, "cp {c}")?,
+            ScoreValue::Win(m) => write!(f, "win {m}")?,
+            ScoreValue::Draw => write!(f, "draw")?,
+            ScoreValue::Loss(m) => write!(f, "loss {m}")?,
+            ScoreValue::Mate(n) => write!(f, "mate {n}")?,
+        }
+        match self.bound {
+            Some(Bound::Lower) => write!(f, " lowerbound"),
+            Some(Bound::Upper) => write!(f, " upperbound"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl FromStr for EngineScore {
+    type Err = String;
+
+    /// Parses the protocol's score text, `cp 30 lowerbound` for instance.
+    fn from_str(text: &str) -> Result<EngineScore, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match EngineScore::from_words(&words) {
+            Some((score, used)) if used == words.len() => Ok(score),
+            _ => Err(format!("bad score '{text}'")),
+        }
+    }
+}
+
+impl Serialize for EngineScore {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for EngineScore {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EngineScore, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// What the engine reported while searching the move it played; each field absent when the
+/// engine never gave it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveData {
+    /// The last score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<EngineScore>,
+    /// The last depth.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// The last node count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// The last time, in milliseconds, as the engine measured it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<u64>,
+}
+
+impl MoveData {
+    /// Takes the fields of one `info` line (the whole line, `info` included); other lines and
+    /// `info string` are ignored.
+    pub fn update(&mut self, line: &str) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words.first() != Some(&"info") || words.get(1) == Some(&"string") {
+            return;
+        }
+        let mut i = 1;
+        while i < words.len() {
+            let next = words.get(i + 1);
+            match words[i] {
+                // The principal variation and free text run to the end of the line.
+                "pv" | "string" => break,
+                "score" => {
+                    if let Some((score, used)) = EngineScore::from_words(&words[i + 1..]) {
+                        self.score = Some(score);
+                        i += used;
+                    }
+                }
+                "depth" => self.depth = next.and_then(|w| w.parse().ok()).or(self.depth),
+                "nodes" => self.nodes = next.and_then(|w| w.parse().ok()).or(self.nodes),
+                "time" => self.time = next.and_then(|w| w.parse().ok()).or(self.time),
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+
+    /// Whether the engine said nothing at all.
+    pub fn is_empty(&self) -> bool {
+        *self == MoveData::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(lines: &[&str]) -> MoveData {
+        let mut d = MoveData::default();
+        for line in lines {
+            d.update(line);
+        }
+        d
+    }
+
+    #[test]
+    fn the_last_value_of_each_field_is_kept() {
+        let d = data(&[
+            "info depth 3 seldepth 5 score cp 12 nodes 900 nps 9000 time 100 pv a1b1",
+            "info depth 4 score cp -30 lowerbound nodes 2000 time 210 hashfull 3 pv a1b2 c3c4",
+            "info string depth 99 score cp 5000",
+            "info currmove a1b1 nodes 2500",
+        ]);
+        assert_eq!(d.depth, Some(4));
+        assert_eq!(d.nodes, Some(2500));
+        assert_eq!(d.time, Some(210));
+        assert_eq!(
+            d.score,
+            Some(EngineScore {
+                value: ScoreValue::Centi(-30),
+                bound: Some(Bound::Lower)
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_values_are_skipped() {
+        let d = data(&[
+            "info depth 2 nodes 10",
+            "info depth x nodes -4 score cp huge time",
+            "bestmove a1b1",
+            "information depth 9",
+        ]);
+        assert_eq!(
+            d,
+            MoveData {
+                score: None,
+                depth: Some(2),
+                nodes: Some(10),
+                time: None
+            }
+        );
+        assert!(data(&["info string hello"]).is_empty());
+    }
+
+    #[test]
+    fn scores_read_and_print_the_same() {
+        for text in [
+            "cp 30",
+            "cp -7 upperbound",
+            "win 3",
+            "win 5 lowerbound",
+            "draw",
+            "loss 2 upperbound",
+            "mate -4",
+        ] {
+            let score: EngineScore = text.parse().unwrap();
+            assert_eq!(score.to_string(), text);
+            let json = serde_json::to_string(&score).unwrap();
+            assert_eq!(serde_json::from_str::<EngineScore>(&json).unwrap(), score);
+        }
+        assert_eq!("cp".parse::<EngineScore>().unwrap_err(), "bad score 'cp'");
+        assert!("win 3 extra".parse::<EngineScore>().is_err());
+    }
+
+    #[test]
+    fn proven_results_are_pions_words() {
+        let proven = |t: &str| t.parse::<EngineScore>().unwrap().proven();
+        assert_eq!(proven("win 3"), Some(Proven::Win));
+        assert_eq!(proven("win 3 lowerbound"), Some(Proven::Win));
+        assert_eq!(proven("loss 1 upperbound"), Some(Proven::Loss));
+        assert_eq!(proven("draw"), Some(Proven::Draw));
+        assert_eq!(proven("cp 500"), None);
+        assert_eq!(proven("mate 3"), None);
+    }
+
+    #[test]
+    fn scores_order_wins_above_estimates() {
+        let centi = |t: &str| t.parse::<EngineScore>().unwrap().centi();
+        assert!(centi("win 1") > centi("cp 100000"));
+        assert!(centi("mate 3") > centi("mate 5"));
+        assert!(centi("loss 1") < centi("cp -100000"));
+        assert!(centi("mate -2") < centi("loss 9"));
+        assert_eq!(centi("draw"), 0);
+    }
+
+    #[test]
+    fn human_scores_are_in_points() {
+        let human = |t: &str| t.parse::<EngineScore>().unwrap().human();
+        assert_eq!(human("cp 30"), "+0.30");
+        assert_eq!(human("cp -205"), "-2.05");
+        assert_eq!(human("win 4 lowerbound"), ">=win 4");
+        assert_eq!(human("draw"), "draw");
+    }
+
+    #[test]
+    fn move_data_serializes_only_what_was_said() {
+        let d = data(&["info depth 7 score win 2 nodes 1234 time 98"]);
+        assert_eq!(
+            serde_json::to_string(&d).unwrap(),
+            r#"{"score":"win 2","depth":7,"nodes":1234,"time":98}"#
+        );
+        assert_eq!(serde_json::to_string(&MoveData::default()).unwrap(), "{}");
+    }
+}
