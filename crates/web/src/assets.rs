@@ -5,7 +5,12 @@
 pub const INDEX: &str = include_str!("../assets/index.html");
 
 /// The other files of the page, by the name the page asks for, with their content types.
-const FILES: [(&str, &str, &str); 7] = [
+const FILES: [(&str, &str, &str); 8] = [
+    (
+        "ui.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/ui.js"),
+    ),
     (
         "style.css",
         "text/css; charset=utf-8",
