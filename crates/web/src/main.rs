@@ -25,7 +25,7 @@ struct Cli {
     /// An engine a page may start: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [option.NAME=VALUE]...
     /// (the syntax of `referee --engine`). Repeat for several. Default: the `pion` next to
     /// pion-web, named pion.
-    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "WORDS", allow_hyphen_values = true)]
+    #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     engine: Vec<String>,
 
     /// A referee --out file to show in the match viewer.

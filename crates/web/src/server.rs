@@ -82,9 +82,12 @@ async fn asset(axum::extract::Path(file): axum::extract::Path<String>) -> Respon
 async fn socket(State(app): State<App>, upgrade: WebSocketUpgrade) -> Response {
     let permit = app.sessions.clone().try_acquire_owned();
     let settings = app.settings.clone();
+    // Twice the line limit: a line a little too long gets a sentence from the session; a message
+    // far past it (not a page's) ends the connection.
+    let max_message = 2 * settings.max_line + 4096;
     upgrade
-        .max_message_size(settings.max_line + 1024)
-        .max_frame_size(settings.max_line + 1024)
+        .max_message_size(max_message)
+        .max_frame_size(max_message)
         .on_upgrade(move |mut socket| async move {
             match permit {
                 Ok(_permit) => session::run(socket, settings).await,
