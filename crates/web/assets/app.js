@@ -4,11 +4,12 @@
 
 import { Bridge } from "./engine.js";
 import { Rules, parsePosition, moveParts } from "./game.js";
-import { drawBoard } from "./board.js";
+import { drawBoard, drawOverlay } from "./board.js";
 import { initViewer } from "./viewer.js";
 import { $, message, clearMessages, scoreText, formatCount, optionControl } from "./ui.js";
 
-const MIN_PLY_MS = 200; // engines' moves are paced so that a fast game can be followed
+// Engines' moves are paced so that a fast game can be followed (`?pace=MS` to change it).
+const MIN_PLY_MS = Number(new URLSearchParams(location.search).get("pace") ?? 200);
 
 const state = {
   games: [], variants: {}, engines: [],
@@ -71,15 +72,23 @@ async function show(ply) {
   const my = ++epoch;
   state.selected = null;
   state.hint = null;
+  // No move is taken on the old position while the new one loads.
+  state.busy = true;
+  drawPosition();
   await stopSearches();
   let view;
   try {
     view = await rules.load(state.start, state.moves.slice(0, ply));
   } catch (e) {
-    if (my === epoch) message(`The position cannot be shown: ${e.message}`, e.stderr);
+    if (my === epoch) {
+      state.busy = false;
+      drawPosition();
+      message(`The position cannot be shown: ${e.message}`, e.stderr);
+    }
     return;
   }
   if (my !== epoch) return;
+  state.busy = false;
   state.ply = ply;
   state.view = { ...view, pos: parsePosition(state.game, view.position) };
   thinking = null;
@@ -100,7 +109,7 @@ async function stopSearches() {
 
 function humanToMove() {
   const v = state.view;
-  if (!v || v.status.over) return false;
+  if (!v || v.status.over || state.busy) return false;
   return state.ply < state.moves.length || state.replay || state.players[v.status.turn - 1].kind === "human";
 }
 
@@ -206,7 +215,7 @@ async function hint() {
   if (!state.view || state.view.status.over) return;
   if (thinking && thinking.info.pv && thinking.info.pv.length) {
     state.hint = thinking.info.pv[0];
-    render();
+    drawLine();
     return;
   }
   const my = epoch;
@@ -215,7 +224,7 @@ async function hint() {
     await analyser.sync([`newgame ${state.game}`, ...(state.variant !== "standard" ? [`setoption name Variant value ${state.variant}`] : [])]);
     analyser.send(positionCommand(state.moves.slice(0, state.ply)));
     const move = await analyser.go("movetime 1000", (info) => think(`${analyser.name} · hint`, info, state.view.status.turn), 6000);
-    if (my === epoch) { state.hint = move; render(); }
+    if (my === epoch) { state.hint = move; drawLine(); }
   } catch (e) {
     if (e.message !== "stopped") message(e.message, e.stderr);
   }
@@ -225,7 +234,7 @@ async function hint() {
 function think(label, info, side) {
   const prev = thinking && thinking.label === label ? thinking.info : {};
   thinking = { label, side, info: { ...prev, ...info } };
-  if (!frame) frame = requestAnimationFrame(() => { frame = 0; renderThinking(); drawPosition(); });
+  if (!frame) frame = requestAnimationFrame(() => { frame = 0; renderThinking(); drawLine(); });
 }
 
 // ---------------------------------------------------------------- drawing -----------------------
@@ -240,10 +249,9 @@ function renderThinking() {
   $("think-source").textContent = t ? t.label : (state.analysis ? "" : "Turn on Analyse, or ask for a hint.");
 }
 
-function drawPosition() {
+function boardView() {
   const v = state.view;
-  if (!v) return;
-  drawBoard($("board"), {
+  return {
     pos: v.pos,
     legal: humanToMove() ? v.legal : [],
     interactive: humanToMove(),
@@ -251,7 +259,15 @@ function drawPosition() {
     lastMove: state.ply > 0 ? state.moves[state.ply - 1] : null,
     pv: thinking && thinking.info.pv ? thinking.info.pv : [],
     hint: state.hint,
-  }, onBoardClick);
+  };
+}
+
+function drawPosition() {
+  if (state.view) drawBoard($("board"), boardView(), onBoardClick);
+}
+
+function drawLine() {
+  if (state.view) drawOverlay($("board"), boardView());
 }
 
 function render() {
@@ -338,6 +354,14 @@ async function newGame(start = "startpos", moves = []) {
     await rules.setGame(state.game, state.variant);
   } catch (e) {
     message(e.message, e.stderr);
+    return;
+  }
+  try {
+    await rules.load(start, moves);
+  } catch (e) {
+    // The engine's own words on what is wrong; the game on the board stays as it was.
+    message(`Cannot set up this position: ${e.message}`, e.stderr);
+    await show(state.ply);
     return;
   }
   state.start = start;

@@ -76,16 +76,20 @@ function drawAvalam(svg, v, onCell) {
     }
     if (v.interactive && i === v.selected) el("circle", { cx: x, cy: y, r: 4.8, class: "selected" }, g);
     else if (v.interactive && targets.has(i)) el("circle", { cx: x, cy: y, r: 4.8, class: "target" }, g);
-    el("rect", { x: x - 5, y: y - 5, width: 10, height: 10, class: `hit${v.interactive && sources.has(i) ? " movable" : ""}` }, g);
+    el("rect", { x: x - 5, y: y - 5, width: 10, height: 10, rx: 5, class: `hit${v.interactive && sources.has(i) ? " movable" : ""}` }, g);
     g.addEventListener("click", () => onCell(i));
   }
   if (last) arrow(svg, last.from, last.to, "last-arrow", "head-last");
+}
+
+/** An engine's line and the hint on an Avalam board, as arrows. */
+function overlayAvalam(g, v) {
   (v.pv || []).slice(0, 4).forEach((m, k) => {
     const p = moveParts("avalam", m);
-    if (p) arrow(svg, p.from, p.to, `pv-arrow pv${Math.min(k, 3)}`, "head-pv", String(k + 1));
+    if (p) arrow(g, p.from, p.to, `pv-arrow pv${Math.min(k, 3)}`, "head-pv", String(k + 1));
   });
   const hint = moveParts("avalam", v.hint);
-  if (hint) arrow(svg, hint.from, hint.to, "hint-arrow", "head-hint");
+  if (hint) arrow(g, hint.from, hint.to, "hint-arrow", "head-hint");
 }
 
 // Awale: pit k (0..5 = A..F, 6..11 = a..f) at column and row; sowing runs counterclockwise.
@@ -106,8 +110,6 @@ function drawAwale(svg, v, onPit) {
   svg.setAttribute("viewBox", "0 0 160 70");
   el("rect", { x: 1, y: 2, width: 158, height: 60, rx: 16, class: "board-bg" }, svg);
   const last = moveParts("awale", v.lastMove);
-  const pv = (v.pv || []).slice(0, 4).map((m) => moveParts("awale", m)?.pit);
-  const hint = moveParts("awale", v.hint);
   const legal = new Set(v.legal.map((m) => moveParts("awale", m)?.pit));
   for (const [k, x, label] of [[1, 148, "P1"], [0, 12, "P2"]]) {
     const g = el("g", { class: "store" }, svg);
@@ -125,16 +127,23 @@ function drawAwale(svg, v, onPit) {
     text(g, x, labelY, k < 6 ? "ABCDEF"[k] : "abcdef"[k - 6], "pit-name");
     el("circle", { cx: x + 6.6, cy: y + (k < 6 ? 6.4 : -6.4), r: 3, class: "count-bg" }, g);
     text(g, x + 6.6, y + (k < 6 ? 7.5 : -5.3), String(v.pos.pits[k]), "pit-count");
-    const at = pv.indexOf(k);
-    if (at >= 0) {
-      const b = el("g", { class: `pv-mark pv${Math.min(at, 3)}` }, g);
-      el("circle", { cx: x - 6.6, cy: y + (k < 6 ? 6.4 : -6.4), r: 2.8 }, b);
-      text(b, x - 6.6, y + (k < 6 ? 7.4 : -5.4), String(at + 1), "pv-number");
-    }
-    if (hint && hint.pit === k) el("circle", { cx: x, cy: y, r: 9.6, class: "hint-ring" }, g);
     el("circle", { cx: x, cy: y, r: 9.5, class: "hit" }, g);
     g.addEventListener("click", () => onPit(k));
   }
+}
+
+/** An engine's line (numbered marks) and the hint (a ring) on an Awale board. */
+function overlayAwale(g, v) {
+  (v.pv || []).slice(0, 4).forEach((m, at) => {
+    const k = moveParts("awale", m)?.pit;
+    if (k === undefined || (v.pv || []).slice(0, at).includes(m)) return;
+    const x = pitX(k), y = pitY(k);
+    const b = el("g", { class: `pv-mark pv${Math.min(at, 3)}` }, g);
+    el("circle", { cx: x - 6.6, cy: y + (k < 6 ? 6.4 : -6.4), r: 2.8 }, b);
+    text(b, x - 6.6, y + (k < 6 ? 7.4 : -5.4), String(at + 1), "pv-number");
+  });
+  const hint = moveParts("awale", v.hint);
+  if (hint) el("circle", { cx: pitX(hint.pit), cy: pitY(hint.pit), r: 9.6, class: "hint-ring" }, g);
 }
 
 /**
@@ -146,4 +155,18 @@ export function drawBoard(svg, v, onClick) {
   svg.setAttribute("class", `board ${v.pos.game}`);
   if (v.pos.game === "avalam") drawAvalam(svg, v, onClick);
   else drawAwale(svg, v, onClick);
+  el("g", { class: "overlay" }, svg);
+  drawOverlay(svg, v);
+}
+
+/**
+ * Redraws only the engine's line and the hint, over the board: the stacks and pits stay the
+ * same elements, so a click that began on one is not lost to a redraw.
+ */
+export function drawOverlay(svg, v) {
+  const g = svg.querySelector("g.overlay");
+  if (!g) return;
+  g.replaceChildren();
+  if (v.pos.game === "avalam") overlayAvalam(g, v);
+  else overlayAwale(g, v);
 }
