@@ -291,8 +291,9 @@ function render() {
     result.title = reason;
     result.dataset.reason = reason;
   }
-  $("position").value = v.position;
-  $("move-text").value = state.moves.join(" ");
+  // A field being edited is left alone: an engine's move must not undo the typing.
+  if (document.activeElement !== $("position")) $("position").value = v.position;
+  if (document.activeElement !== $("move-text")) $("move-text").value = state.moves.join(" ");
   $("ply").textContent = `ply ${state.ply} of ${state.moves.length}`;
   renderMoves();
   $("pause").textContent = state.paused ? "Resume" : "Pause";

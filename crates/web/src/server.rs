@@ -171,6 +171,10 @@ async fn shutdown_signal() {
 /// Serves on `listener` until Ctrl-C or SIGTERM, then kills every engine still running.
 pub async fn serve(listener: tokio::net::TcpListener, settings: Settings) -> anyhow::Result<()> {
     let app = router(Arc::new(settings));
+    // Lines are small and interactive: no Nagle delay on them.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let server = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),

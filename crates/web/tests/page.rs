@@ -464,3 +464,52 @@ async fn a_crashing_engine_shows_its_message_and_stderr() {
     b.screenshot("pion-web-crash").await;
     b.close().await;
 }
+
+#[tokio::test]
+async fn engines_play_each_other_and_pause_and_step() {
+    if !available() {
+        return;
+    }
+    let _one = ONE_AT_A_TIME.lock().await;
+    let server = Server::start(&[pion()], &[]);
+    let b = open(&server).await;
+    quick_opponent(&b).await;
+    choose(&b, "#kind-1", "pion").await;
+    b.wait(
+        "player 1's options",
+        "return document.querySelector('#options-1 select[data-option=Level]')",
+        LONG,
+    )
+    .await;
+    choose(&b, "#options-1 select[data-option=Level]", "random").await;
+    b.wait(
+        "a few engine moves",
+        "return document.getElementById('move-text').value.split(' ').length >= 4",
+        LONG,
+    )
+    .await;
+    assert!(b.click("#pause").await);
+    // A move already asked for may still come in; then nothing more.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let paused = move_count(&b).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        move_count(&b).await,
+        paused,
+        "the engines played on while paused"
+    );
+    assert!(b.click("#step").await);
+    let one_more = format!(
+        "return document.getElementById('move-text').value.split(' ').length === {}",
+        paused + 1
+    );
+    b.wait("one step", &one_more, LONG).await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(
+        move_count(&b).await,
+        paused + 1,
+        "a step played more than one move"
+    );
+    assert_eq!(b.text("#pause").await, "Resume");
+    b.close().await;
+}
