@@ -51,7 +51,7 @@ async function restart(engine) {
       const k = Number(engine.id[1]) - 1;
       await startPlayer(k, state.players[k].kind);
     }
-    await show(state.ply);
+    await refresh();
   } catch (e) {
     message(e.message, e.stderr);
   }
@@ -70,6 +70,7 @@ for (const id of ["rules", "p1", "p2", "an"]) {
 /** Shows the position after `ply` moves of the current line, then lets engines play or analyse. */
 async function show(ply) {
   const my = ++epoch;
+  state.target = ply;
   state.selected = null;
   state.hint = null;
   // No move is taken on the old position while the new one loads.
@@ -97,6 +98,11 @@ async function show(ply) {
   playTurn(my);
 }
 
+/** Shows again the position being shown (or loaded: a move just played counts). */
+function refresh() {
+  return show(state.target ?? state.ply);
+}
+
 /** Plays `move` at the current ply: later moves of the line are replaced. */
 function play(move) {
   state.moves = state.moves.slice(0, state.ply).concat(move);
@@ -122,7 +128,6 @@ async function startPlayer(k, name) {
   box.replaceChildren();
   if (name === "human") { engine.kill(); return; }
   await engine.start(name);
-  engine.prepared = null;
   // The level in sight, the rest of the engine's own options folded away.
   const more = document.createElement("details");
   const summary = document.createElement("summary");
@@ -144,6 +149,8 @@ async function startPlayer(k, name) {
 async function preparePlayer(k) {
   const engine = playerEngine(k);
   const key = JSON.stringify([state.game, state.variant, state.players[k].options]);
+  // A start under way (the seat was just changed) is waited for, not started again.
+  if (engine.starting) await engine.starting.catch(() => {});
   if (engine.prepared === key && engine.alive) return engine;
   if (!engine.alive) await startPlayer(k, state.players[k].kind);
   const lines = [`newgame ${state.game}`];
@@ -362,7 +369,7 @@ async function newGame(start = "startpos", moves = []) {
   } catch (e) {
     // The engine's own words on what is wrong; the game on the board stays as it was.
     message(`Cannot set up this position: ${e.message}`, e.stderr);
-    await show(state.ply);
+    await refresh();
     return;
   }
   state.start = start;
@@ -438,7 +445,7 @@ function wire() {
       state.players[k].kind = e.target.value;
       state.players[k].options = {};
       try { await startPlayer(k, e.target.value); } catch (err) { message(err.message, err.stderr); }
-      show(state.ply);
+      refresh();
     });
   }
   $("first").addEventListener("click", () => show(0));
@@ -451,13 +458,13 @@ function wire() {
     setPaused(true);
     show(state.ply - 1);
   });
-  $("pause").addEventListener("click", () => { setPaused(!state.paused); if (!state.paused) show(state.ply); });
+  $("pause").addEventListener("click", () => { setPaused(!state.paused); if (!state.paused) refresh(); });
   $("step").addEventListener("click", () => { setPaused(true); state.step = true; playTurn(epoch); });
   $("analysis").addEventListener("change", (e) => {
     state.analysis = e.target.checked;
-    if (!state.analysis) { analyser.stop(); thinking = null; render(); } else show(state.ply);
+    if (!state.analysis) { analyser.stop(); thinking = null; render(); } else refresh();
   });
-  $("analysis-engine").addEventListener("change", () => state.analysis && show(state.ply));
+  $("analysis-engine").addEventListener("change", () => state.analysis && refresh());
   $("hint").addEventListener("click", hint);
   $("copy-position").addEventListener("click", () => copy("position"));
   $("copy-moves").addEventListener("click", () => copy("move-text"));

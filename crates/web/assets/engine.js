@@ -57,9 +57,19 @@ export class Engine {
     this.onStray = null;
   }
 
-  /** Starts the configured engine `name` and does the handshake; resolves to this engine. */
-  async start(name, timeoutMs = 10000) {
+  /**
+   * Starts the configured engine `name` and does the handshake; resolves to this engine. The
+   * promise is kept in `starting` so that a caller can wait for a start already under way.
+   */
+  start(name, timeoutMs = 10000) {
+    this.starting = this.launch(name, timeoutMs);
+    return this.starting;
+  }
+
+  async launch(name, timeoutMs) {
     this.rejectAll(new EngineFailure("restarted"));
+    this.alive = false;
+    this.prepared = null;
     this.name = name;
     this.failure = null;
     this.search = null;

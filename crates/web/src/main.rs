@@ -78,8 +78,8 @@ fn main() -> ExitCode {
     let matches = Cli::command()
         .try_get_matches()
         .unwrap_or_else(|e| pion_protocol::cli::exit_with("pion-web", e));
-    let cli =
-        Cli::from_arg_matches(&matches).unwrap_or_else(|e| pion_protocol::cli::exit_with("pion-web", e));
+    let cli = Cli::from_arg_matches(&matches)
+        .unwrap_or_else(|e| pion_protocol::cli::exit_with("pion-web", e));
     // Each --engine is one occurrence with its own words, as for the referee.
     let engine_words: Vec<Vec<String>> = matches
         .get_occurrences::<String>("engine")

@@ -13,7 +13,7 @@ use browser::{Browser, ONE_AT_A_TIME, available, target_dir};
 use common::{Server, broken, pion, pion_binary};
 use fantoccini::Locator;
 use fantoccini::key::Key;
-use pion::referee::record::{GameRecord, Reason};
+use pion_referee::record::{GameRecord, Reason};
 
 const LONG: Duration = Duration::from_secs(30);
 
@@ -105,6 +105,41 @@ async fn move_count(b: &Browser) -> usize {
         .count()
 }
 
+/// Clicks one human move (the first legal one): `source`, then `target` if the game has one.
+/// A click that lands on a board being redrawn is tried again; false if no move could be made.
+async fn click_move(b: &Browser, source: &str, target: Option<&str>) -> bool {
+    let before = move_count(b).await;
+    let grew = format!(
+        "return document.getElementById('move-text').value.split(/\\s+/).filter(Boolean).length > {before}"
+    );
+    for _ in 0..20 {
+        let there = format!(
+            "return document.querySelector({})",
+            serde_json::json!(source)
+        );
+        if b.try_wait(&there, LONG).await.is_none() || !b.click(source).await {
+            continue;
+        }
+        if let Some(target) = target {
+            let there = format!(
+                "return document.querySelector({})",
+                serde_json::json!(target)
+            );
+            if b.try_wait(&there, Duration::from_secs(2)).await.is_none() || !b.click(target).await
+            {
+                continue;
+            }
+        }
+        if b.try_wait(&grew, Duration::from_secs(5)).await.is_some() {
+            return true;
+        }
+    }
+    false
+}
+
+const AVALAM_SOURCE: &str = ".hit.movable";
+const AVALAM_TARGET: &str = "g.cell:has(.target) .hit";
+
 /// Clicks human moves (the first legal one) until the game ends; pion answers. `source` and
 /// `target` are the CSS of what to click (target: None for one-click games).
 async fn play_to_the_end(b: &Browser, source: &str, target: Option<&str>) {
@@ -117,27 +152,8 @@ async fn play_to_the_end(b: &Browser, source: &str, target: Option<&str>) {
         if b.wait("a human turn or the end", &turn, LONG).await == "over" {
             return;
         }
-        let before = move_count(b).await;
-        if !b.click(source).await {
-            continue;
-        }
-        if let Some(target) = target {
-            let there = format!(
-                "return document.querySelector({})",
-                serde_json::json!(target)
-            );
-            if b.wait("the targets of a stack", &there, LONG)
-                .await
-                .is_null()
-                || !b.click(target).await
-            {
-                continue;
-            }
-        }
-        let grew = format!(
-            "return document.getElementById('move-text').value.split(/\\s+/).filter(Boolean).length > {before}"
-        );
-        b.wait("the move to be played", &grew, LONG).await;
+        // The game may end, or the turn pass, between the look and the click.
+        click_move(b, source, target).await;
     }
     panic!("the game did not end in 400 human moves");
 }
@@ -165,7 +181,7 @@ async fn a_whole_avalam_game_is_played_by_clicking() {
     let server = Server::start(&[pion()], &[]);
     let b = open(&server).await;
     quick_opponent(&b).await;
-    play_to_the_end(&b, ".hit.movable", Some("g.cell:has(.target) .hit")).await;
+    play_to_the_end(&b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await;
     check_end(&b, "avalam").await;
     b.screenshot("pion-web-avalam").await;
     b.close().await;
@@ -225,20 +241,7 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
     assert!(stats.contains("depth") && stats.contains("nps"), "{stats}");
     // Three moves by clicking, both sides human.
     for n in 1..=3 {
-        b.wait(
-            "a movable stack",
-            "return document.querySelector('.hit.movable')",
-            LONG,
-        )
-        .await;
-        assert!(b.click(".hit.movable").await);
-        b.wait(
-            "a target",
-            "return document.querySelector('g.cell:has(.target) .hit')",
-            LONG,
-        )
-        .await;
-        assert!(b.click("g.cell:has(.target) .hit").await);
+        assert!(click_move(&b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
         let want =
             format!("return document.getElementById('ply').textContent === 'ply {n} of {n}'");
         b.wait("the move", &want, LONG).await;
@@ -433,20 +436,7 @@ async fn a_crashing_engine_shows_its_message_and_stderr() {
     let server = Server::start(&[pion(), broken("crasher", "crash")], &[]);
     let b = open(&server).await;
     choose(&b, "#kind-2", "crasher").await;
-    b.wait(
-        "a movable stack",
-        "return document.querySelector('.hit.movable')",
-        LONG,
-    )
-    .await;
-    assert!(b.click(".hit.movable").await);
-    b.wait(
-        "a target",
-        "return document.querySelector('g.cell:has(.target) .hit')",
-        LONG,
-    )
-    .await;
-    assert!(b.click("g.cell:has(.target) .hit").await);
+    assert!(click_move(&b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
     let text = b
         .wait(
             "the crash message",

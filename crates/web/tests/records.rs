@@ -4,8 +4,8 @@
 mod common;
 
 use common::{Server, pion};
-use pion::referee::record::{GameRecord, Reason};
-use pion::referee::summary::summarize;
+use pion_referee::record::{GameRecord, Reason};
+use pion_referee::summary::summarize;
 use serde_json::Value;
 
 /// One game of a match between `new` and `old`.

@@ -106,6 +106,17 @@ impl Browser {
 
     /// Waits until `script` returns a truthy value (within `limit`), and returns it.
     pub async fn wait(&self, what: &str, script: &str, limit: Duration) -> Value {
+        match self.try_wait(script, limit).await {
+            Some(value) => value,
+            None => {
+                let messages = self.text("#messages").await;
+                panic!("timed out waiting for {what}; the page's messages: {messages:?}");
+            }
+        }
+    }
+
+    /// Waits until `script` returns a truthy value (within `limit`); None if it never does.
+    pub async fn try_wait(&self, script: &str, limit: Duration) -> Option<Value> {
         let until = Instant::now() + limit;
         loop {
             let value = self.js(script).await;
@@ -113,11 +124,10 @@ impl Browser {
                 && value != json!("")
                 && value != json!(0);
             if truthy {
-                return value;
+                return Some(value);
             }
             if Instant::now() > until {
-                let messages = self.text("#messages").await;
-                panic!("timed out waiting for {what}; the page's messages: {messages:?}");
+                return None;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
