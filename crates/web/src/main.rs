@@ -54,17 +54,41 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
     std::process::exit(2);
 }
 
-/// The engine used when none is given: `pion` in pion-web's own directory.
+/// The engine used when none is given: `pion` in pion-web's own directory. Under `cargo run`
+/// (which builds only pion-web's package) a missing pion is built first, so that one command
+/// works from a fresh clone.
 fn default_engine() -> EngineSpec {
-    let path = std::env::current_exe()
+    let Some(dir) = std::env::current_exe()
         .ok()
-        .and_then(|exe| exe.parent().map(|dir| dir.join("pion")))
-        .filter(|path| path.exists())
-        .unwrap_or_else(|| {
+        .and_then(|exe| exe.parent().map(|dir| dir.to_path_buf()))
+    else {
+        usage_error("cannot tell where pion-web runs from: give --engine name=pion cmd=PATH");
+    };
+    let path = dir.join("pion");
+    if !path.exists()
+        && let (Ok(cargo), Ok(_)) = (std::env::var("CARGO"), std::env::var("CARGO_MANIFEST_DIR"))
+    {
+        let release = dir.ends_with("release");
+        eprintln!(
+            "pion-web: building pion first (cargo build{} -p pion --bin pion)",
+            if release { " --release" } else { "" }
+        );
+        let mut build = std::process::Command::new(cargo);
+        build.args(["build", "-p", "pion", "--bin", "pion"]);
+        if release {
+            build.arg("--release");
+        }
+        if !build.status().is_ok_and(|status| status.success()) {
             usage_error(
-                "no pion binary next to pion-web: build it (cargo build --release) or give --engine name=pion cmd=PATH",
-            )
-        });
+                "building pion failed: build it (cargo build --release) or give --engine name=pion cmd=PATH",
+            );
+        }
+    }
+    if !path.exists() {
+        usage_error(
+            "no pion binary next to pion-web: build it (cargo build --release) or give --engine name=pion cmd=PATH",
+        );
+    }
     EngineSpec {
         name: "pion".to_string(),
         command: vec![path.to_string_lossy().into_owned()],
