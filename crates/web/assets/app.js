@@ -193,7 +193,8 @@ async function playTurn(my) {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     if (my === epoch) play(move);
   } catch (e) {
-    if (my === epoch && e.message !== "stopped" && e.message !== "restarted") {
+    // An engine that died was reported by onFailure already; a hang is reported here.
+    if (my === epoch && e.message !== "stopped" && e.message !== "restarted" && e !== playerEngine(k).failure) {
       message(e.message, e.stderr, "Restart", () => restart(playerEngine(k)));
       setPaused(true);
     }
@@ -213,7 +214,7 @@ async function analyse(my) {
     analyser.send(positionCommand(state.moves.slice(0, state.ply)));
     await analyser.go("infinite", (info) => think(`${analyser.name} · analysis`, info, state.view.status.turn));
   } catch (e) {
-    if (my === epoch && e.message !== "stopped" && e.message !== "restarted") message(e.message, e.stderr, "Restart", () => restart(analyser));
+    if (my === epoch && e.message !== "stopped" && e.message !== "restarted" && e !== analyser.failure) message(e.message, e.stderr, "Restart", () => restart(analyser));
   }
 }
 
@@ -311,6 +312,10 @@ function renderMoves() {
   list.replaceChildren();
   for (let i = 0; i < state.moves.length; i += 2) {
     const li = document.createElement("li");
+    const number = document.createElement("span");
+    number.className = "number";
+    number.textContent = `${i / 2 + 1}.`;
+    li.appendChild(number);
     for (const j of [i, i + 1]) {
       if (j >= state.moves.length) break;
       const b = document.createElement("button");

@@ -42,7 +42,8 @@ function show(view) {
   if (s.elo !== null && s.elo !== undefined) {
     elo = `${signed(s.elo)} ± ${s.elo_error !== null ? s.elo_error.toFixed(1) : "?"}`;
   } else if (s.elo_bound !== null && s.elo_bound !== undefined) {
-    elo = `${s.elo_bound > 0 ? "≥" : "≤"} ${signed(s.elo_bound)}`;
+    // Every game went one way: a one-sided bound, from below when they were all won.
+    elo = `${s.score > 0.5 ? "≥" : "≤"} ${signed(s.elo_bound)}`;
   }
   fact(grid, `Elo of ${s.elo_for} (95%)`, elo, "elo");
   if (s.elo_interval) fact(grid, "interval", `[${signed(s.elo_interval[0])}, ${signed(s.elo_interval[1])}]`);

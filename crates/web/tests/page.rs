@@ -222,6 +222,14 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
     let server = Server::start(&[pion()], &[]);
     let b = open(&server).await;
     choose(&b, "#kind-2", "human").await;
+    // A hint before any analysis: a short search of its own, drawn as an arrow.
+    assert!(b.click("#hint").await);
+    b.wait(
+        "the hint",
+        "return document.querySelector('.hint-arrow')",
+        LONG,
+    )
+    .await;
     assert!(b.click("#analysis").await);
     let pv = b
         .wait(
@@ -290,6 +298,28 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
         LONG,
     )
     .await;
+    // A pasted position the engine refuses: its own words are shown, the game stays.
+    let field = b.client.find(Locator::Css("#position")).await.unwrap();
+    field.clear().await.unwrap();
+    field
+        .send_keys("..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./.....ry6.. 1")
+        .await
+        .unwrap();
+    assert!(b.click("#set-position").await);
+    let text = b
+        .wait(
+            "the engine's error",
+            "return document.getElementById('messages').textContent",
+            LONG,
+        )
+        .await;
+    assert!(
+        text.as_str()
+            .unwrap()
+            .contains("bad Avalam position: row 1, column g: height 6"),
+        "{text}"
+    );
+    assert_eq!(ply_text(&b).await, "ply 0 of 3");
     b.close().await;
 }
 
@@ -472,6 +502,9 @@ async fn engines_play_each_other_and_pause_and_step() {
     )
     .await;
     choose(&b, "#options-1 select[data-option=Level]", "random").await;
+    let time = b.client.find(Locator::Css("#time-1")).await.unwrap();
+    time.clear().await.unwrap();
+    time.send_keys("50").await.unwrap();
     b.wait(
         "a few engine moves",
         "return document.getElementById('move-text').value.split(' ').length >= 4",
@@ -489,11 +522,14 @@ async fn engines_play_each_other_and_pause_and_step() {
         "the engines played on while paused"
     );
     assert!(b.click("#step").await);
-    let one_more = format!(
-        "return document.getElementById('move-text').value.split(' ').length === {}",
-        paused + 1
-    );
-    b.wait("one step", &one_more, LONG).await;
+    let one_more =
+        format!("return document.getElementById('move-text').value.split(' ').length > {paused}");
+    if b.try_wait(&one_more, LONG).await.is_none() {
+        let page = b
+            .js("return [document.getElementById('move-text').value, document.getElementById('turn').textContent, document.getElementById('ply').textContent]")
+            .await;
+        panic!("a step played no move: {page}");
+    }
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
         move_count(&b).await,
