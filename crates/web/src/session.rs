@@ -136,6 +136,11 @@ async fn send(socket: &mut WebSocket, message: &ToPage<'_>) -> bool {
         .is_ok()
 }
 
+/// Tells the page a request was refused; false when the socket is gone.
+async fn refuse(socket: &mut WebSocket, id: Option<&str>, message: &str) -> bool {
+    send(socket, &ToPage::Error { id, message }).await
+}
+
 /// A name the page may give a process: short, letters, digits, '-' and '_'.
 fn valid_id(id: &str) -> bool {
     !id.is_empty()
@@ -174,7 +179,7 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
                     Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
                     Some(Ok(Message::Binary(_))) => {
                         let message = "the page sent a binary message; the server takes JSON text";
-                        send(&mut socket, &ToPage::Error { id: None, message }).await;
+                        refuse(&mut socket, None, message).await;
                         break;
                     }
                     Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
@@ -185,7 +190,7 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
                         "more than {} messages a second from the page: the session is closed",
                         settings.max_messages
                     );
-                    send(&mut socket, &ToPage::Error { id: None, message: &message }).await;
+                    refuse(&mut socket, None, &message).await;
                     break;
                 }
                 if !session.handle(&mut socket, &text).await {
@@ -212,7 +217,7 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
                     "the page was idle for {} s: its engines were stopped (reload to start again)",
                     idle.as_secs()
                 );
-                send(&mut socket, &ToPage::Error { id: None, message: &message }).await;
+                refuse(&mut socket, None, &message).await;
                 break;
             }
         }
@@ -230,20 +235,13 @@ impl Session {
             Ok(request) => request,
             Err(e) => {
                 let message = format!("a message the server does not understand: {e}");
-                return send(
-                    socket,
-                    &ToPage::Error {
-                        id: None,
-                        message: &message,
-                    },
-                )
-                .await;
+                return refuse(socket, None, &message).await;
             }
         };
         match request {
             FromPage::Start { id, engine } => self.start(socket, id, &engine).await,
             FromPage::Send { id, line } => {
-                let refuse = if line.len() > self.settings.max_line {
+                let fault = if line.len() > self.settings.max_line {
                     Some(format!(
                         "a line of {} bytes is longer than the {} allowed to an engine",
                         line.len(),
@@ -254,15 +252,8 @@ impl Session {
                 } else {
                     None
                 };
-                if let Some(message) = refuse {
-                    return send(
-                        socket,
-                        &ToPage::Error {
-                            id: Some(&id),
-                            message: &message,
-                        },
-                    )
-                    .await;
+                if let Some(message) = fault {
+                    return refuse(socket, Some(&id), &message).await;
                 }
                 match self.engines.get_mut(&id) {
                     // A failed write means the engine is dying: its reader reports the exit.
@@ -272,14 +263,7 @@ impl Session {
                     }
                     None => {
                         let message = format!("no engine '{id}' is running in this page");
-                        send(
-                            socket,
-                            &ToPage::Error {
-                                id: Some(&id),
-                                message: &message,
-                            },
-                        )
-                        .await
+                        refuse(socket, Some(&id), &message).await
                     }
                 }
             }
@@ -311,7 +295,7 @@ impl Session {
     async fn start(&mut self, socket: &mut WebSocket, id: String, name: &str) -> bool {
         if !valid_id(&id) {
             let message = "an engine id is 1 to 16 letters, digits, '-' or '_'";
-            return send(socket, &ToPage::Error { id: None, message }).await;
+            return refuse(socket, None, message).await;
         }
         let Some(spec) = self.settings.engines.iter().find(|e| e.name == name) else {
             let known: Vec<&str> = self
@@ -325,28 +309,14 @@ impl Session {
                 name.chars().take(40).collect::<String>(),
                 known.join(", ")
             );
-            return send(
-                socket,
-                &ToPage::Error {
-                    id: Some(&id),
-                    message: &message,
-                },
-            )
-            .await;
+            return refuse(socket, Some(&id), &message).await;
         };
         if let Some((_, mut old)) = self.engines.remove(&id) {
             old.kill();
         }
         if self.engines.len() >= MAX_ENGINES {
             let message = format!("a page may run at most {MAX_ENGINES} engines at once");
-            return send(
-                socket,
-                &ToPage::Error {
-                    id: Some(&id),
-                    message: &message,
-                },
-            )
-            .await;
+            return refuse(socket, Some(&id), &message).await;
         }
         let (tx, mut rx) = mpsc::channel::<Event>(256);
         let engine = match Engine::spawn(spec, self.settings.max_line, tx) {

@@ -8,6 +8,13 @@ use std::time::Duration;
 use common::{Page, Server, broken, gone, pion, wait_gone};
 use serde_json::json;
 
+/// Whether a server message's sentence contains `text`.
+fn says(message: &serde_json::Value, text: &str) -> bool {
+    message["message"]
+        .as_str()
+        .is_some_and(|m| m.contains(text))
+}
+
 /// A whole Awale game: the test plays player 1 with the first legal move, pion (at depth 2)
 /// player 2, and a second pion process keeps the rules, as the page does.
 #[tokio::test]
@@ -64,13 +71,7 @@ async fn an_unconfigured_engine_is_refused() {
     // Nothing was started under that id.
     page.line("p1", "isready").await;
     let reply = page.next().await;
-    assert!(
-        reply["message"]
-            .as_str()
-            .unwrap()
-            .contains("no engine 'p1'"),
-        "{reply}"
-    );
+    assert!(says(&reply, "no engine 'p1'"), "{reply}");
 }
 
 #[tokio::test]
@@ -81,10 +82,7 @@ async fn a_crash_is_reported_with_stderr_and_the_engine_restarts() {
     page.line("p2", "go movetime 100").await;
     let exit = page.until(|m| m["t"] == "exit").await;
     assert!(
-        exit["message"]
-            .as_str()
-            .unwrap()
-            .contains("engine 'crasher' exited with status 3"),
+        says(&exit, "engine 'crasher' exited with status 3"),
         "{exit}"
     );
     let stderr = exit["stderr"].to_string();
@@ -146,29 +144,14 @@ async fn oversize_lines_are_refused_both_ways() {
     page.start("rules", "pion").await;
     page.line("rules", &"x".repeat(70_000)).await;
     let refused = page.until(|m| m["t"] == "error").await;
-    assert!(
-        refused["message"]
-            .as_str()
-            .unwrap()
-            .contains("longer than the 65536 allowed"),
-        "{refused}"
-    );
+    assert!(says(&refused, "longer than the 65536 allowed"), "{refused}");
     page.line("rules", "isready\nquit").await;
     let refused = page.until(|m| m["t"] == "error").await;
-    assert!(
-        refused["message"].as_str().unwrap().contains("line break"),
-        "{refused}"
-    );
+    assert!(says(&refused, "line break"), "{refused}");
     let pid = page.start("p2", "longliner").await;
     page.line("p2", "go movetime 100").await;
     let exit = page.until(|m| m["t"] == "exit").await;
-    assert!(
-        exit["message"]
-            .as_str()
-            .unwrap()
-            .contains("longer than 65536 bytes"),
-        "{exit}"
-    );
+    assert!(says(&exit, "longer than 65536 bytes"), "{exit}");
     assert!(wait_gone(pid, Duration::from_secs(5)));
     page.line("rules", "isready").await;
     page.line_from("rules", "readyok").await;
@@ -217,10 +200,7 @@ async fn an_idle_page_is_closed_and_its_engines_killed() {
     let pid = page.start("p1", "parent").await;
     let child = grandchild(&mut page, "p1").await;
     let notice = page.until(|m| m["t"] == "error").await;
-    assert!(
-        notice["message"].as_str().unwrap().contains("idle for 1 s"),
-        "{notice}"
-    );
+    assert!(says(&notice, "idle for 1 s"), "{notice}");
     assert_eq!(page.until(|m| m["t"] == "closed").await["t"], "closed");
     assert!(wait_gone(pid, Duration::from_secs(5)));
     assert!(wait_gone(child, Duration::from_secs(5)));
@@ -233,13 +213,7 @@ async fn sessions_past_the_limit_are_told_the_server_is_busy() {
     assert_eq!(hello["t"], "hello");
     let (mut second, refusal) = Page::open(&server).await;
     assert_eq!(refusal["t"], "error", "{refusal}");
-    assert!(
-        refusal["message"]
-            .as_str()
-            .unwrap()
-            .contains("--max-sessions"),
-        "{refusal}"
-    );
+    assert!(says(&refusal, "--max-sessions"), "{refusal}");
     assert_eq!(second.next().await["t"], "closed");
 }
 
@@ -252,13 +226,7 @@ async fn a_page_that_floods_the_server_is_closed() {
         page.line("rules", "isready").await;
     }
     let notice = page.until(|m| m["t"] == "error").await;
-    assert!(
-        notice["message"]
-            .as_str()
-            .unwrap()
-            .contains("more than 5 messages a second"),
-        "{notice}"
-    );
+    assert!(says(&notice, "more than 5 messages a second"), "{notice}");
     assert!(wait_gone(pid, Duration::from_secs(5)));
 }
 
@@ -269,18 +237,9 @@ async fn messages_that_are_not_the_envelope_get_an_error() {
     page.send(json!({"t": "launch", "cmd": "rm -rf /"})).await;
     let reply = page.next().await;
     assert_eq!(reply["t"], "error");
-    assert!(
-        reply["message"]
-            .as_str()
-            .unwrap()
-            .contains("does not understand"),
-        "{reply}"
-    );
+    assert!(says(&reply, "does not understand"), "{reply}");
     page.send(json!({"t": "start", "id": "../../x", "engine": "pion"}))
         .await;
     let reply = page.next().await;
-    assert!(
-        reply["message"].as_str().unwrap().contains("engine id"),
-        "{reply}"
-    );
+    assert!(says(&reply, "engine id"), "{reply}");
 }

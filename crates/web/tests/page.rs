@@ -76,6 +76,30 @@ async fn open(server: &Server) -> Browser {
     b
 }
 
+/// A browser test's page: the browser, its server, and the turn of the one browser at a time
+/// (dropped in that order).
+struct Test {
+    b: Browser,
+    _server: Server,
+    _one: tokio::sync::MutexGuard<'static, ()>,
+}
+
+/// Starts a server with `engines` and `args` and opens the page; None where the browser is
+/// missing (outside CI, see `available`).
+async fn start(engines: &[Vec<String>], args: &[&str]) -> Option<Test> {
+    if !available() {
+        return None;
+    }
+    let one = ONE_AT_A_TIME.lock().await;
+    let server = Server::start(engines, args);
+    let b = open(&server).await;
+    Some(Test {
+        b,
+        _server: server,
+        _one: one,
+    })
+}
+
 /// Chooses `value` in the select `css` with a real interaction.
 async fn choose(b: &Browser, css: &str, value: &str) {
     let select = b.client.find(Locator::Css(css)).await.unwrap();
@@ -174,39 +198,35 @@ async fn check_end(b: &Browser, game: &str) {
 
 #[tokio::test]
 async fn a_whole_avalam_game_is_played_by_clicking() {
-    if !available() {
+    let Some(test) = start(&[pion()], &[]).await else {
         return;
-    }
-    let _one = ONE_AT_A_TIME.lock().await;
-    let server = Server::start(&[pion()], &[]);
-    let b = open(&server).await;
-    quick_opponent(&b).await;
-    play_to_the_end(&b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await;
-    check_end(&b, "avalam").await;
+    };
+    let b = &test.b;
+    quick_opponent(b).await;
+    play_to_the_end(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await;
+    check_end(b, "avalam").await;
     b.screenshot("pion-web-avalam").await;
-    b.close().await;
+    test.b.close().await;
 }
 
 #[tokio::test]
 async fn a_whole_awale_game_is_played_by_clicking() {
-    if !available() {
+    let Some(test) = start(&[pion()], &[]).await else {
         return;
-    }
-    let _one = ONE_AT_A_TIME.lock().await;
-    let server = Server::start(&[pion()], &[]);
-    let b = open(&server).await;
-    choose(&b, "#game", "awale").await;
+    };
+    let b = &test.b;
+    choose(b, "#game", "awale").await;
     b.wait(
         "the Awale board",
         "return document.querySelectorAll('#board .pit').length === 12",
         LONG,
     )
     .await;
-    quick_opponent(&b).await;
-    play_to_the_end(&b, "g.pit:has(.pit-bg.legal) .hit", None).await;
-    check_end(&b, "awale").await;
+    quick_opponent(b).await;
+    play_to_the_end(b, "g.pit:has(.pit-bg.legal) .hit", None).await;
+    check_end(b, "awale").await;
     b.screenshot("pion-web-awale").await;
-    b.close().await;
+    test.b.close().await;
 }
 
 async fn ply_text(b: &Browser) -> String {
@@ -215,13 +235,11 @@ async fn ply_text(b: &Browser) -> String {
 
 #[tokio::test]
 async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
-    if !available() {
+    let Some(test) = start(&[pion()], &[]).await else {
         return;
-    }
-    let _one = ONE_AT_A_TIME.lock().await;
-    let server = Server::start(&[pion()], &[]);
-    let b = open(&server).await;
-    choose(&b, "#kind-2", "human").await;
+    };
+    let b = &test.b;
+    choose(b, "#kind-2", "human").await;
     // A hint before any analysis: a short search of its own, drawn as an arrow.
     assert!(b.click("#hint").await);
     b.wait(
@@ -249,7 +267,7 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
     assert!(stats.contains("depth") && stats.contains("nps"), "{stats}");
     // Three moves by clicking, both sides human.
     for n in 1..=3 {
-        assert!(click_move(&b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
+        assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
         let want =
             format!("return document.getElementById('ply').textContent === 'ply {n} of {n}'");
         b.wait("the move", &want, LONG).await;
@@ -290,7 +308,7 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
         LONG,
     )
     .await;
-    assert_eq!(ply_text(&b).await, "ply 0 of 3");
+    assert_eq!(ply_text(b).await, "ply 0 of 3");
     // The analysis follows the board.
     b.wait(
         "a line at the start",
@@ -319,8 +337,8 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
             .contains("bad Avalam position: row 1, column g: height 6"),
         "{text}"
     );
-    assert_eq!(ply_text(&b).await, "ply 0 of 3");
-    b.close().await;
+    assert_eq!(ply_text(b).await, "ply 0 of 3");
+    test.b.close().await;
 }
 
 /// A records file of one pair: a short Awale game, and a forfeit on the first move.
@@ -371,13 +389,11 @@ fn records_file() -> (std::path::PathBuf, String) {
 
 #[tokio::test]
 async fn the_match_viewer_shows_a_match_and_replays_its_games() {
-    if !available() {
-        return;
-    }
-    let _one = ONE_AT_A_TIME.lock().await;
     let (path, final_position) = records_file();
-    let server = Server::start(&[pion()], &["--records", path.to_str().unwrap()]);
-    let b = open(&server).await;
+    let Some(test) = start(&[pion()], &["--records", path.to_str().unwrap()]).await else {
+        return;
+    };
+    let b = &test.b;
     assert!(b.click("#tab-viewer").await);
     b.wait(
         "the games",
@@ -454,19 +470,17 @@ async fn the_match_viewer_shows_a_match_and_replays_its_games() {
             .as_bool()
             .unwrap()
     );
-    b.close().await;
+    test.b.close().await;
 }
 
 #[tokio::test]
 async fn a_crashing_engine_shows_its_message_and_stderr() {
-    if !available() {
+    let Some(test) = start(&[pion(), broken("crasher", "crash")], &[]).await else {
         return;
-    }
-    let _one = ONE_AT_A_TIME.lock().await;
-    let server = Server::start(&[pion(), broken("crasher", "crash")], &[]);
-    let b = open(&server).await;
-    choose(&b, "#kind-2", "crasher").await;
-    assert!(click_move(&b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
+    };
+    let b = &test.b;
+    choose(b, "#kind-2", "crasher").await;
+    assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
     let text = b
         .wait(
             "the crash message",
@@ -482,26 +496,24 @@ async fn a_crashing_engine_shows_its_message_and_stderr() {
     assert!(text.contains("panic: out of cheese"), "{text}");
     assert!(b.js("return [...document.querySelectorAll('#messages button')].some(b => b.textContent === 'Restart')").await.as_bool().unwrap());
     b.screenshot("pion-web-crash").await;
-    b.close().await;
+    test.b.close().await;
 }
 
 #[tokio::test]
 async fn engines_play_each_other_and_pause_and_step() {
-    if !available() {
+    let Some(test) = start(&[pion()], &[]).await else {
         return;
-    }
-    let _one = ONE_AT_A_TIME.lock().await;
-    let server = Server::start(&[pion()], &[]);
-    let b = open(&server).await;
-    quick_opponent(&b).await;
-    choose(&b, "#kind-1", "pion").await;
+    };
+    let b = &test.b;
+    quick_opponent(b).await;
+    choose(b, "#kind-1", "pion").await;
     b.wait(
         "player 1's options",
         "return document.querySelector('#options-1 select[data-option=Level]')",
         LONG,
     )
     .await;
-    choose(&b, "#options-1 select[data-option=Level]", "random").await;
+    choose(b, "#options-1 select[data-option=Level]", "random").await;
     let time = b.client.find(Locator::Css("#time-1")).await.unwrap();
     time.clear().await.unwrap();
     time.send_keys("50").await.unwrap();
@@ -514,10 +526,10 @@ async fn engines_play_each_other_and_pause_and_step() {
     assert!(b.click("#pause").await);
     // A move already asked for may still come in; then nothing more.
     tokio::time::sleep(Duration::from_millis(800)).await;
-    let paused = move_count(&b).await;
+    let paused = move_count(b).await;
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
-        move_count(&b).await,
+        move_count(b).await,
         paused,
         "the engines played on while paused"
     );
@@ -532,10 +544,10 @@ async fn engines_play_each_other_and_pause_and_step() {
     }
     tokio::time::sleep(Duration::from_millis(800)).await;
     assert_eq!(
-        move_count(&b).await,
+        move_count(b).await,
         paused + 1,
         "a step played more than one move"
     );
     assert_eq!(b.text("#pause").await, "Resume");
-    b.close().await;
+    test.b.close().await;
 }
