@@ -31,7 +31,8 @@ const analyser = bridge.engine("an");
 // ---------------------------------------------------------------- failures --------------------
 
 function onFailure(engine, failure) {
-  if (failure.message === "stopped" || failure.message === "restarted") return;
+  // A closed connection is said once, by the bridge's close handler.
+  if (failure.message === "stopped" || failure.message === "restarted" || failure.closed) return;
   const label = { rules: "the rules engine", an: "the analysis engine", p1: "player 1", p2: "player 2" }[engine.id];
   message(`${failure.message} (${label})`, failure.stderr, "Restart", async () => {
     await restart(engine);
@@ -153,6 +154,9 @@ async function preparePlayer(k) {
   if (engine.starting) await engine.starting.catch(() => {});
   if (engine.prepared === key && engine.alive) return engine;
   if (!engine.alive) await startPlayer(k, state.players[k].kind);
+  if (engine.games.length && !engine.games.includes(state.game)) {
+    throw new Error(`${engine.name} (player ${k + 1}) does not play ${state.game} (its game lines: ${engine.games.join(", ")})`);
+  }
   const lines = [`newgame ${state.game}`];
   if (state.variant !== "standard") lines.push(`setoption name Variant value ${state.variant}`);
   for (const [name, value] of Object.entries(state.players[k].options)) lines.push(`setoption name ${name} value ${value}`);
@@ -498,5 +502,9 @@ async function copy(id) {
 wire();
 bridge.onHello = onHello;
 bridge.onError = (text) => message(text);
-bridge.onClose = () => { $("connection").textContent = "disconnected"; $("connection").classList.add("down"); };
+bridge.onClose = () => {
+  $("connection").textContent = "disconnected";
+  $("connection").classList.add("down");
+  message("The connection to pion-web is closed (the server stopped, or the page was idle too long): its engines are gone.", [], "Reload", () => location.reload());
+};
 bridge.connect();

@@ -181,7 +181,15 @@ export class Engine {
       return;
     }
     if (search) {
-      this.fail(new EngineFailure(`engine '${this.name}' printed a line that is not the protocol while thinking: ${line.slice(0, 200)}`));
+      // One report, with the engine's stderr: the search is over for the page.
+      clearTimeout(search.timer);
+      this.search = null;
+      const text = `engine '${this.name}' printed a line that is not the protocol while thinking: ${line.slice(0, 200)}`;
+      this.bridge.stderr(this.id).then((tail) => {
+        const failure = new EngineFailure(text, tail);
+        search.reject(failure);
+        this.fail(failure);
+      });
       return;
     }
     if (line.startsWith("info")) return;
@@ -219,7 +227,10 @@ export class Bridge {
     this.ws = new WebSocket(this.url);
     this.ws.onmessage = (event) => this.receive(JSON.parse(event.data));
     this.ws.onclose = () => {
-      for (const engine of this.engines.values()) engine.fail(new EngineFailure("the connection to pion-web is closed"));
+      this.closed = true;
+      const failure = new EngineFailure("the connection to pion-web is closed");
+      failure.closed = true;
+      for (const engine of this.engines.values()) engine.fail(failure);
       if (this.onClose) this.onClose();
     };
   }

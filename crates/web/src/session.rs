@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use serde::{Deserialize, Serialize};
@@ -359,6 +359,3 @@ impl Session {
         .await
     }
 }
-
-/// How long a page may say nothing before its engines are stopped, by default.
-pub const DEFAULT_IDLE: Duration = Duration::from_secs(30 * 60);

@@ -551,3 +551,32 @@ async fn engines_play_each_other_and_pause_and_step() {
     assert_eq!(b.text("#pause").await, "Resume");
     test.b.close().await;
 }
+
+#[tokio::test]
+async fn an_engine_that_prints_garbage_is_stopped_with_a_message() {
+    let Some(test) = start(&[pion(), broken("babbler", "garbage")], &[]).await else {
+        return;
+    };
+    let b = &test.b;
+    choose(b, "#kind-2", "babbler").await;
+    assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
+    let text = b
+        .wait(
+            "the message",
+            "return document.getElementById('messages').textContent",
+            LONG,
+        )
+        .await;
+    let text = text.as_str().unwrap();
+    assert!(
+        text.contains("engine 'babbler' printed a line that is not the protocol while thinking: hello there, I am not an engine"),
+        "{text}"
+    );
+    assert_eq!(b.text("#pause").await, "Resume", "the game is paused");
+    // The message is text, not markup, and there is one of it.
+    let boxes = b
+        .js("return document.querySelectorAll('#messages .message').length")
+        .await;
+    assert_eq!(boxes, 1);
+    test.b.close().await;
+}
