@@ -263,8 +263,12 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
         LONG,
     )
     .await;
-    let stats = b.text("#stats").await;
-    assert!(stats.contains("depth") && stats.contains("nps"), "{stats}");
+    b.wait(
+        "the analysis's numbers",
+        "const s = document.getElementById('stats').textContent; return document.getElementById('think-source').textContent.includes('analysis') && s.includes('depth') && s.includes('nps')",
+        LONG,
+    )
+    .await;
     // Three moves by clicking, both sides human.
     for n in 1..=3 {
         assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
