@@ -8,8 +8,10 @@ import { drawBoard, drawOverlay } from "./board.js";
 import { initViewer } from "./viewer.js";
 import { $, message, clearMessages, scoreText, formatCount, optionControl } from "./ui.js";
 
-// Engines' moves are paced so that a fast game can be followed (`?pace=MS` to change it).
-const MIN_PLY_MS = Number(new URLSearchParams(location.search).get("pace") ?? 200);
+// Engines' moves are paced so that a fast game can be followed (`?pace=MS` to change it). A
+// ply costs the page about eight messages, so 50 ms at least keeps two engines under the
+// server's default limit of 200 messages a second.
+const MIN_PLY_MS = Math.max(50, Number(new URLSearchParams(location.search).get("pace") ?? 200) || 0);
 
 const state = {
   games: [], variants: {}, engines: [],

@@ -41,7 +41,7 @@ struct Cli {
     idle_timeout: u64,
 
     /// Messages a second a page may send on average (bursts of twice that).
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 200, value_name = "N")]
     max_messages: u32,
 
     /// The longest line relayed, in bytes, from the page to an engine and back.

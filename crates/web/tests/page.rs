@@ -64,7 +64,7 @@ fn expected_end(game: &str, start: &str, moves: &str) -> (String, String) {
 async fn open(server: &Server) -> Browser {
     let b = Browser::start(1280, 900).await;
     b.client
-        .goto(&format!("http://{}/?pace=0", server.addr))
+        .goto(&format!("http://{}/?pace=50", server.addr))
         .await
         .unwrap();
     b.wait(
