@@ -201,8 +201,9 @@ fn program(command: &str) -> &str {
     fed.split_whitespace().next().unwrap_or("")
 }
 
-/// Checks one documented command; returns whether it was run (rather than checked by name).
-fn check_command(place: &str, command: &str) -> bool {
+/// Checks one documented command, run in `dir`; returns whether it was run (rather than checked
+/// by name).
+fn check_command(place: &str, command: &str, dir: &Path) -> bool {
     let program = program(command);
     match program.trim_start_matches("./") {
         "target/release/pion" | "target/release/referee" | "python3" | "cc" | "gcc" => {}
@@ -225,10 +226,7 @@ fn check_command(place: &str, command: &str) -> bool {
              ```text if it is not meant to run as written"
         ),
     }
-    let dir = workspace();
-    let outcome = run(command, &dir, "", BUDGET);
-    let _ = fs::remove_dir_all(&dir);
-    match outcome {
+    match run(command, dir, "", BUDGET) {
         Outcome::Finished {
             status,
             stdout,
@@ -256,11 +254,14 @@ fn shell_commands_in_the_documents_run() {
     let mut run_count = 0;
     for (name, doc) in documents() {
         for block in blocks(&doc).iter().filter(|b| b.tag == "sh") {
+            // The commands of a block run in order in one directory: a build, then its use.
+            let dir = workspace();
             for (line, command) in commands(block) {
-                if check_command(&format!("{name}:{line}"), &command) {
+                if check_command(&format!("{name}:{line}"), &command, &dir) {
                     run_count += 1;
                 }
             }
+            let _ = fs::remove_dir_all(&dir);
         }
     }
     // README's two printf lines and its match, the benchmarks' perft and bench lines, and the
