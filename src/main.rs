@@ -1,4 +1,6 @@
-//! The `pion` binary: the engine process, plus `perft` and `bench` subcommands.
+//! The `pion` binary: the engine process, plus `perft`, `bench` and `play` subcommands.
+
+mod play;
 
 use std::io::{self, BufReader};
 use std::process::ExitCode;
@@ -42,6 +44,8 @@ enum Command {
         #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_BENCH_DEPTH as i64))]
         depth: Option<u32>,
     },
+    /// Plays a game against pion in the terminal, e.g. `pion play --game awale --level basic`.
+    Play(play::Options),
 }
 
 fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, NotationError> {
@@ -83,6 +87,13 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Bench { depth }) => println!("{}", pion::search::bench::bench(depth)),
+        Some(Command::Play(options)) => {
+            if let Err(e) = play::run(options) {
+                println!();
+                eprintln!("pion play: {e:#}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
     ExitCode::SUCCESS
 }
