@@ -2,7 +2,7 @@
 
 mod play;
 
-use std::io::{self, BufReader};
+use std::io::{self, BufReader, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -89,7 +89,8 @@ fn main() -> ExitCode {
         Some(Command::Bench { depth }) => println!("{}", pion::search::bench::bench(depth)),
         Some(Command::Play(options)) => {
             if let Err(e) = play::run(options) {
-                println!();
+                // End the prompt's line, if stdout is still there to end it on.
+                let _ = writeln!(io::stdout());
                 eprintln!("pion play: {e:#}");
                 return ExitCode::FAILURE;
             }

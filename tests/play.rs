@@ -199,3 +199,31 @@ fn bad_options_get_one_line_errors() {
         assert!(stderr.starts_with(wanted), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_game_without_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+        .args([
+            "play",
+            "--game",
+            "awale",
+            "--level",
+            "random",
+            "--movetime",
+            "20",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pion starts");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(b"C\nshow\nshow\n");
+    drop(stdin);
+    let output = child.wait_with_output().expect("pion exits");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}

@@ -12,6 +12,14 @@ use clap::Args;
 use board::Style;
 use engine::Engine;
 
+/// `println!` that returns the error of a closed stdout (a pipe whose reader left) instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(io::stdout(), $($arg)*)?
+    };
+}
+
 /// The options of `pion play`.
 #[derive(Args)]
 pub struct Options {
@@ -123,33 +131,36 @@ impl Play {
             (_, 1) => "pits A to F, the bottom row",
             _ => "pits a to f, the top row",
         };
-        println!(
+        say!(
             "{} against pion (level {}, {} ms a move). You are player {} ({colour}). Type help for the commands.",
-            self.options.game, self.options.level, self.options.movetime, self.options.side
+            self.options.game,
+            self.options.level,
+            self.options.movetime,
+            self.options.side
         );
         self.draw()?;
         loop {
             let status = self.engine.ask("status", "status ")?;
             let words: Vec<&str> = status.split_whitespace().collect();
             if words.get(1) == Some(&"over") {
-                println!("{}", result(&words, self.options.side));
+                say!("{}", result(&words, self.options.side));
                 break;
             }
             if words.get(3) != Some(&self.options.side.to_string().as_str()) {
                 self.engine_moves()?;
                 continue;
             }
-            print!("your move> ");
+            write!(io::stdout(), "your move> ")?;
             io::stdout().flush()?;
             let mut line = String::new();
             if input.read_line(&mut line)? == 0 {
-                println!();
-                println!("End of input: the game stops here.");
+                say!("");
+                say!("End of input: the game stops here.");
                 break;
             }
             if self.echo_input {
                 // A terminal shows what was typed; in a transcript of piped input, show it here.
-                println!("{}", line.trim_end());
+                say!("{}", line.trim_end());
             }
             let words: Vec<&str> = line.split_whitespace().collect();
             match words[..] {
@@ -157,13 +168,13 @@ impl Play {
                 ["quit"] => break,
                 ["help"] => {
                     for (name, usage) in COMMANDS {
-                        println!("  {name:<8} {usage}");
+                        say!("  {name:<8} {usage}");
                     }
                 }
                 ["show"] => self.draw()?,
                 ["moves"] => {
                     let legal = self.engine.ask("legal", "legal")?;
-                    println!("your legal moves:{}", &legal["legal".len()..]);
+                    say!("your legal moves:{}", &legal["legal".len()..]);
                 }
                 ["hint"] => self.hint()?,
                 ["undo"] => self.undo()?,
@@ -174,30 +185,30 @@ impl Play {
                             self.draw()?;
                         }
                         Err(reason) => {
-                            println!("{reason}");
+                            say!("{reason}");
                             self.draw()?;
                         }
                     }
                 }
-                _ => println!(
+                _ => say!(
                     "'{}' is not a move or a command; type help for the commands",
                     line.trim()
                 ),
             }
         }
-        println!("The moves: {}", self.moves_line());
+        say!("The moves: {}", self.moves_line());
         Ok(())
     }
 
     /// pion searches and plays its move.
     fn engine_moves(&mut self) -> Result<()> {
-        println!("pion is thinking ({} ms)...", self.options.movetime);
+        say!("pion is thinking ({} ms)...", self.options.movetime);
         let answer = self.engine.search(self.options.movetime)?;
         if let Err(error) = self.engine.command(&format!("play {}", answer.best))? {
             bail!("pion's move {} was refused: {error}", answer.best);
         }
         let score = answer.score.map(|s| format!(" ({})", describe(&s)));
-        println!("pion plays {}{}", answer.best, score.unwrap_or_default());
+        say!("pion plays {}{}", answer.best, score.unwrap_or_default());
         self.moves.push(answer.best);
         self.draw()
     }
@@ -214,7 +225,7 @@ impl Play {
         }
         let answer = answer?;
         let score = answer.score.map(|s| format!(" ({})", describe(&s)));
-        println!("hint: {}{}", answer.best, score.unwrap_or_default());
+        say!("hint: {}{}", answer.best, score.unwrap_or_default());
         Ok(())
     }
 
@@ -235,7 +246,7 @@ impl Play {
             .rev()
             .find(|&i| self.mover(i) == human)
         else {
-            println!("nothing to undo: you have not moved yet");
+            say!("nothing to undo: you have not moved yet");
             return Ok(());
         };
         self.moves.truncate(last);
@@ -263,7 +274,7 @@ impl Play {
             _ => board::awale(&position, last, self.style),
         };
         match drawn {
-            Some(drawn) => print!("\n{drawn}"),
+            Some(drawn) => write!(io::stdout(), "\n{drawn}")?,
             None => bail!("the engine's position '{position}' cannot be drawn"),
         }
         if let Some(last) = last {
@@ -272,7 +283,7 @@ impl Play {
             } else {
                 "pion"
             };
-            println!("last move: {last} ({who})");
+            say!("last move: {last} ({who})");
         }
         let status = self.engine.ask("status", "status ")?;
         let words: Vec<&str> = status.split_whitespace().collect();
@@ -282,7 +293,7 @@ impl Play {
             } else {
                 (p2, p1)
             };
-            println!("score: you {you}, pion {pion}");
+            say!("score: you {you}, pion {pion}");
         }
         Ok(())
     }
