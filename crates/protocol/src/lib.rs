@@ -5,6 +5,7 @@
 
 pub mod cli;
 mod command;
+mod commands;
 mod heard;
 mod info;
 mod input;
@@ -12,6 +13,7 @@ mod parse;
 mod reply;
 
 pub use command::{Command, GameKind, GoParams, Query, Start};
+pub use commands::{COMMANDS, CommandSpec, command_spec, help_lines};
 pub use heard::{Heard, parse_heard};
 pub use info::{Info, Score};
 pub use input::{Line, LineReader, MAX_LINE};

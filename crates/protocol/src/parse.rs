@@ -12,6 +12,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use super::command::{Command, GameKind, GoParams, Query, Start};
+use super::commands::{command_spec, unknown};
 use pion_rules::game::shorten;
 
 /// Why a line is not a valid command; the text is the message after `error`.
@@ -29,12 +30,12 @@ fn token(input: In) -> IResult<In, In> {
 }
 
 /// A space-separated token after the current one.
-fn next_token(input: In) -> IResult<In, In> {
+pub(crate) fn next_token(input: In) -> IResult<In, In> {
     preceded(space1, token).parse(input)
 }
 
 /// A decimal number that fits its type.
-fn number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
+pub(crate) fn number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
     map_res(digit1, str::parse::<T>).parse(input)
 }
 
@@ -50,11 +51,11 @@ fn game_kind(input: In) -> IResult<In, GameKind> {
     map_opt(token, GameKind::from_name).parse(input)
 }
 
-fn newgame_args(input: In) -> IResult<In, Command> {
+pub(crate) fn newgame_args(input: In) -> IResult<In, Command> {
     map(opt(preceded(space1, game_kind)), Command::NewGame).parse(input)
 }
 
-fn setoption_args(input: In) -> IResult<In, Command> {
+pub(crate) fn setoption_args(input: In) -> IResult<In, Command> {
     let name_word = verify(token, |t: &str| t != "value");
     let (input, _) = preceded(space1, keyword("name")).parse(input)?;
     let (input, words) = many1(preceded(space1, name_word)).parse(input)?;
@@ -64,7 +65,7 @@ fn setoption_args(input: In) -> IResult<In, Command> {
     Ok((input, Command::SetOption { name, value }))
 }
 
-fn position_args(input: In) -> IResult<In, Command> {
+pub(crate) fn position_args(input: In) -> IResult<In, Command> {
     let startpos = value(Start::StartPos, keyword("startpos"));
     let notation = |input| {
         let (input, board) = verify(token, |t: &str| t != "moves").parse(input)?;
@@ -143,12 +144,12 @@ fn go_param(input: In) -> IResult<In, (In, GoParams)> {
     Ok((after, (key, params)))
 }
 
-fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
+pub(crate) fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
     many0(preceded(space1, go_param)).parse(input)
 }
 
 /// Merges the parameters of `go`, rejecting a key given twice.
-fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
+pub(crate) fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
     let mut params = GoParams::default();
     let mut seen: Vec<&str> = Vec::new();
     for (key, part) in parts {
@@ -172,7 +173,7 @@ fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
     Ok(params)
 }
 
-fn query_args(input: In) -> IResult<In, Command> {
+pub(crate) fn query_args(input: In) -> IResult<In, Command> {
     preceded(
         space1,
         alt((
@@ -182,23 +183,6 @@ fn query_args(input: In) -> IResult<In, Command> {
         )),
     )
     .parse(input)
-}
-
-/// The usage line of each command with arguments, for error messages.
-fn usage(keyword: &str) -> &'static str {
-    match keyword {
-        "newgame" => "newgame [avalam|awale]",
-        "setoption" => "setoption name <Name> [value <value>]",
-        "position" => "position (startpos | [fen] <board> <side>) [moves <move>...]",
-        "play" => "play <move>",
-        "go" => {
-            "go [depth N] [nodes N] [movetime MS] [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movestogo N] [infinite]"
-        }
-        "perft" => "perft <depth>",
-        "bench" => "bench [depth]",
-        "query" => "query p1turn|gameover|result",
-        _ => "",
-    }
 }
 
 /// The board and side a `position` line gave before the parser stopped at `at`, when it gave
@@ -215,7 +199,7 @@ fn position_start<'a>(args: &'a str, at: &str) -> Option<(&'a str, &'a str)> {
 }
 
 /// Runs an argument parser over the whole rest of the line.
-fn whole<'a, O>(
+pub(crate) fn whole<'a, O>(
     keyword: &str,
     args: In<'a>,
     parser: impl Parser<In<'a>, Output = O, Error = nom::error::Error<In<'a>>>,
@@ -267,11 +251,12 @@ fn whole<'a, O>(
                 Ok((_, near)) => format!("unexpected '{}'", shorten(near)),
                 Err(_) => "missing argument".to_string(),
             };
-            let usage = usage(keyword);
-            if usage.is_empty() {
-                Err(ParseError(format!("{keyword} takes no arguments")))
-            } else {
-                Err(ParseError(format!("{keyword}: {problem} (usage: {usage})")))
+            match command_spec(keyword) {
+                Some(spec) if spec.takes_arguments() => Err(ParseError(format!(
+                    "{keyword}: {problem} (usage: {})",
+                    spec.usage
+                ))),
+                _ => Err(ParseError(format!("{keyword} takes no arguments"))),
             }
         }
         Err(nom::Err::Incomplete(_)) => Err(ParseError(format!("{keyword}: incomplete"))),
@@ -292,48 +277,9 @@ fn whole<'a, O>(
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
     let (args, word) = token(line).map_err(|_| ParseError("empty line".to_string()))?;
-    let no_args = |command: Command| whole(word, args, space0).map(|_| command);
-    match word {
-        "pion" => no_args(Command::Pion),
-        "ugi" => no_args(Command::Ugi),
-        "isready" => no_args(Command::IsReady),
-        "uginewgame" => no_args(Command::UgiNewGame),
-        "legal" => no_args(Command::Legal),
-        "undo" => no_args(Command::Undo),
-        "status" => no_args(Command::Status),
-        "show" => no_args(Command::Show),
-        "stop" => no_args(Command::Stop),
-        "quit" => no_args(Command::Quit),
-        "newgame" => match whole(word, args, newgame_args) {
-            Err(_) if !args.trim().is_empty() => Err(ParseError(format!(
-                "newgame: unknown game '{}' (pion plays avalam and awale)",
-                shorten(args.trim())
-            ))),
-            other => other,
-        },
-        "setoption" => whole(word, args, setoption_args),
-        "position" => whole(word, args, position_args),
-        "play" => whole(
-            word,
-            args,
-            map(next_token, |m| Command::Play(m.to_string())),
-        ),
-        "go" => merge_go(whole(word, args, go_args)?).map(Command::Go),
-        "perft" => whole(
-            word,
-            args,
-            map(preceded(space1, number::<u32>), Command::Perft),
-        ),
-        "bench" => whole(
-            word,
-            args,
-            map(opt(preceded(space1, number::<u32>)), Command::Bench),
-        ),
-        "query" => whole(word, args, query_args),
-        _ => Err(ParseError(format!(
-            "unknown command '{}' (send 'pion' for the list of options; protocol.md lists the commands)",
-            shorten(word)
-        ))),
+    match command_spec(word) {
+        Some(spec) => (spec.parse)(args),
+        None => Err(unknown("", word)),
     }
 }
 
