@@ -39,6 +39,12 @@ pub(crate) fn number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
     map_res(digit1, str::parse::<T>).parse(input)
 }
 
+/// A token that is a decimal number fitting its type: `0.1` is not `0` followed by junk.
+fn whole_number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    map_res(verify(token, digits), str::parse::<T>).parse(input)
+}
+
 /// A keyword standing alone as a token (so `depth` does not match `depthx`).
 fn keyword<'a>(
     word: &'static str,
@@ -69,7 +75,8 @@ pub(crate) fn position_args(input: In) -> IResult<In, Command> {
     let startpos = value(Start::StartPos, keyword("startpos"));
     let notation = |input| {
         let (input, board) = verify(token, |t: &str| t != "moves").parse(input)?;
-        let (input, side) = next_token(input)?;
+        // `position <board> moves ...` has no side: say so, rather than read `moves` as one.
+        let (input, side) = verify(next_token, |t: &str| t != "moves").parse(input)?;
         Ok((
             input,
             Start::Notation {
@@ -104,7 +111,7 @@ fn go_param(input: In) -> IResult<In, (In, GoParams)> {
         "depth" | "nodes" | "movetime" | "p1time" | "p2time" | "p1inc" | "p2inc" | "movestogo" => {
             // A clock below zero counts as zero: some front ends send one once time ran out.
             let clock = matches!(key, "p1time" | "p2time");
-            let signed = (opt(verify(char('-'), |_| clock)), number::<u64>);
+            let signed = (opt(verify(char('-'), |_| clock)), whole_number::<u64>);
             match preceded(space1, signed).parse(after) {
                 Ok((rest, (minus, n))) => (rest, if minus.is_some() { 0 } else { n }),
                 // Point the error at the key, marked as a missing number.
@@ -185,6 +192,20 @@ pub(crate) fn query_args(input: In) -> IResult<In, Command> {
     .parse(input)
 }
 
+/// The board a `position` line gave alone before the parser stopped at `at` (the end of the
+/// line, or `moves`): its side to move is missing.
+fn position_board_alone<'a>(args: &'a str, at: &str) -> Option<&'a str> {
+    let given: Vec<&str> = args[..args.len() - at.len()]
+        .split([' ', '\t'])
+        .filter(|t| !t.is_empty())
+        .collect();
+    let at_end_or_moves = at.is_empty() || token(at).is_ok_and(|(_, t)| t == "moves");
+    match given.as_slice() {
+        ["fen", board] | [board] if *board != "startpos" && at_end_or_moves => Some(board),
+        _ => None,
+    }
+}
+
 /// The board and side a `position` line gave before the parser stopped at `at`, when it gave
 /// exactly those (not `startpos`).
 fn position_start<'a>(args: &'a str, at: &str) -> Option<(&'a str, &'a str)> {
@@ -210,6 +231,13 @@ pub(crate) fn whole<'a, O>(
             let at = e.input.trim_start();
             let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
             let problem = match token(at) {
+                _ if keyword == "position" && position_board_alone(args, at).is_some() => {
+                    let board = position_board_alone(args, at).unwrap_or_default();
+                    format!(
+                        "the side to move (1 or 2) is missing after the board '{}'",
+                        shorten(board)
+                    )
+                }
                 // A number too large for its type.
                 Ok((_, near)) if digits(near) && e.code == nom::error::ErrorKind::MapRes => {
                     format!("{} is too large", shorten(near))
@@ -317,6 +345,22 @@ mod tests {
             ),
             ("go p1time -x", "go: p1time needs a whole number, not '-x'"),
             ("position fen startpos", "position: missing argument"),
+            (
+                "position 4,4,4,4,4,4/4,4,4,4,4,4/0,0",
+                "position: the side to move (1 or 2) is missing after the board '4,4,4,4,4,4/4,4,4,4,4,4/0,0' (usage",
+            ),
+            (
+                "position fen ........./.........  moves a1b1",
+                "position: the side to move (1 or 2) is missing after the board '........./.........'",
+            ),
+            (
+                "go movetime 0.1",
+                "go: movetime needs a whole number, not '0.1' (usage",
+            ),
+            (
+                "go p1time -1.5",
+                "go: p1time needs a whole number, not '-1.5'",
+            ),
             (
                 "position 4, 4,4,4,4,4/4,4,4,4,4,4/0,0 1",
                 "position: unexpected '1' after the board '4,' and side '4,4,4,4,4/4,4,4,4,4,4/0,0' (expected 'moves'",
