@@ -26,7 +26,7 @@
 //!    over-fitted weight shows up as a worse held-out score.
 //!
 //! The weights it prints are rounded to integers for the `WEIGHTS` constant; a change is kept
-//! only after a referee match between the old and new binaries shows a gain (see README.md).
+//! only after a referee match between the old and new binaries shows a gain (see docs/engine.md).
 
 // The small dense matrix code below reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Plays the level table of README.md with the referee: pion at Level max against the yardstick
+# Plays the level table of docs/engine.md with the referee: pion at Level max against the yardstick
 # levels and against MCTS at equal time, colour-swapped pairs, 100 ms per move. The openings are
 # the balanced books openings/<game>-balanced.txt (scripts/make-openings.py), in order;
 # OPENINGS=random-plies=4 (or any referee --openings value) plays those openings instead.

@@ -268,6 +268,10 @@ impl Session {
             Command::Query(query) => {
                 with_table!(&self.table, t => answer_query(t, query, &self.out))
             }
+            Command::Help(topic) => {
+                self.out.send(&Reply::Help(topic));
+                Ok(())
+            }
             // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
             // piped scripts can send several in a row); during `go` they are refused.
             command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {

@@ -1,9 +1,11 @@
-//! The `pion` binary: the engine process, plus `perft` and `bench` subcommands.
+//! The `pion` binary: the engine process, plus `perft`, `bench` and `play` subcommands.
 
-use std::io::{self, BufReader};
+mod play;
+
+use std::io::{self, BufReader, IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Subcommand};
 use pion::engine::{MAX_BENCH_DEPTH, MAX_PERFT_DEPTH, Output, Session};
 use pion_rules::game::{Game, NotationError, PerftReport};
 use pion_rules::{GameKind, with_game};
@@ -14,7 +16,7 @@ use pion_rules::{GameKind, with_game};
 /// stdout (protocol.md describes every command). Example:
 ///
 ///     printf 'newgame avalam\ngo depth 3\n' | pion
-#[derive(Parser)]
+#[derive(clap::Parser)]
 #[command(version, about, long_about, verbatim_doc_comment)]
 struct Cli {
     #[command(subcommand)]
@@ -42,6 +44,8 @@ enum Command {
         #[arg(value_parser = clap::value_parser!(u32).range(..=MAX_BENCH_DEPTH as i64))]
         depth: Option<u32>,
     },
+    /// Plays a game against pion in the terminal, e.g. `pion play --game awale --level basic`.
+    Play(play::Options),
 }
 
 fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, NotationError> {
@@ -61,10 +65,34 @@ fn perft_of<G: Game>(position: Option<&str>, depth: u32) -> Result<PerftReport, 
     Ok(PerftReport::run(&position, depth))
 }
 
+/// The protocol's commands for `pion --help`, from the table the parser reads.
+fn protocol_commands() -> String {
+    let mut text = String::from(
+        "Protocol commands (on stdin, with no subcommand; 'help <command>' there shows one):\n",
+    );
+    for spec in pion_protocol::COMMANDS {
+        text.push_str(&format!("  {:<10}  {}\n", spec.name, spec.summary));
+    }
+    text
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::try_parse().unwrap_or_else(|e| pion_protocol::cli::exit_with("pion", e));
+    let cli = Cli::command()
+        .after_help(protocol_commands())
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches))
+        .unwrap_or_else(|e| pion_protocol::cli::exit_with("pion", e));
     match cli.command {
         None => {
+            if io::stdin().is_terminal() {
+                // A person started pion by hand: say what it is, on stderr, so that stdout
+                // stays protocol replies only.
+                eprintln!(
+                    "pion {}, an engine for Avalam and Awale: type protocol commands, one a line \
+                     (help lists them, quit leaves)",
+                    env!("CARGO_PKG_VERSION")
+                );
+            }
             let mut session = Session::new(Output::stdout());
             session.run(BufReader::new(io::stdin().lock()));
         }
@@ -83,6 +111,14 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Bench { depth }) => println!("{}", pion::search::bench::bench(depth)),
+        Some(Command::Play(options)) => {
+            if let Err(e) = play::run(options) {
+                // End the prompt's line, if stdout is still there to end it on.
+                let _ = writeln!(io::stdout());
+                eprintln!("pion play: {e:#}");
+                return ExitCode::FAILURE;
+            }
+        }
     }
     ExitCode::SUCCESS
 }

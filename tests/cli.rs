@@ -76,7 +76,47 @@ fn help_explains_the_protocol_and_the_subcommands() {
     let out = pion(&["--help"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for needle in ["protocol", "perft", "bench", "stdin"] {
+    for needle in ["protocol", "perft", "bench", "play", "stdin"] {
         assert!(text.contains(needle), "--help mentions {needle}:\n{text}");
     }
+    // The protocol's commands, from the table the parser reads.
+    for spec in pion_protocol::COMMANDS {
+        let line = format!("  {:<10}  {}", spec.name, spec.summary);
+        assert!(text.contains(&line), "--help lists {}:\n{text}", spec.name);
+    }
+}
+
+#[test]
+fn a_person_at_a_terminal_is_told_to_type_help_and_a_pipe_is_not() {
+    // `script` gives pion a terminal for stdin (util-linux, on every Debian machine).
+    let out = Command::new("script")
+        .args(["-qec", env!("CARGO_BIN_EXE_pion"), "/dev/null"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(b"help quit\nquit\n")?;
+            child.wait_with_output()
+        })
+        .expect("script runs pion (install util-linux if it is missing)");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("help lists them"), "{text}");
+    assert!(text.contains("help usage: quit"), "{text}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_pion"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("pion runs");
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.is_empty());
 }

@@ -256,6 +256,19 @@ fn avalam_closed_form_perft_2_matches_children_on_random_positions() {
     assert!(both_paths.iter().all(|&n| n > 100), "{both_paths:?}");
 }
 
+#[test]
+fn avalam_closed_form_perft_2_counts_a_lone_tower() {
+    // a1 has no neighbour at all, among more than 15 pairs: the closed form must not count
+    // partners below zero for it (a debug build panicked on 'pion perft --depth 5').
+    let board = "..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./y....ry.. 1";
+    let (cells, side) = board.split_once(' ').unwrap();
+    let fast = Avalam::parse_position(cells, side, avalam::Variant::Standard).unwrap();
+    assert_eq!(
+        fast.count_moves_after_each(),
+        count_moves_after_each_by_children(&fast)
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Awale
 

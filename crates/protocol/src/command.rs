@@ -103,6 +103,8 @@ pub enum Command {
     Bench(Option<u32>),
     /// `query p1turn|gameover|result`.
     Query(Query),
+    /// `help [command]`: the list of commands, or one command's grammar and an example.
+    Help(Option<String>),
 }
 
 impl fmt::Display for Command {
@@ -172,6 +174,8 @@ impl fmt::Display for Command {
             Command::Perft(depth) => write!(f, "perft {depth}"),
             Command::Bench(None) => write!(f, "bench"),
             Command::Bench(Some(depth)) => write!(f, "bench {depth}"),
+            Command::Help(None) => write!(f, "help"),
+            Command::Help(Some(topic)) => write!(f, "help {topic}"),
             Command::Query(query) => write!(
                 f,
                 "query {}",

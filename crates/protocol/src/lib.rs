@@ -5,6 +5,7 @@
 
 pub mod cli;
 mod command;
+mod commands;
 pub mod engine_info;
 mod heard;
 mod info;
@@ -13,6 +14,7 @@ mod parse;
 mod reply;
 
 pub use command::{Command, GameKind, GoParams, Query, Start};
+pub use commands::{COMMANDS, CommandSpec, command_spec, help_lines};
 pub use heard::{Heard, parse_heard};
 pub use info::{Info, Score};
 pub use input::{Line, LineReader, MAX_LINE};

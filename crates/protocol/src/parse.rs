@@ -12,6 +12,7 @@ use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
 use super::command::{Command, GameKind, GoParams, Query, Start};
+use super::commands::{command_spec, unknown};
 use pion_rules::game::shorten;
 
 /// Why a line is not a valid command; the text is the message after `error`.
@@ -29,13 +30,19 @@ fn token(input: In) -> IResult<In, In> {
 }
 
 /// A space-separated token after the current one.
-fn next_token(input: In) -> IResult<In, In> {
+pub(crate) fn next_token(input: In) -> IResult<In, In> {
     preceded(space1, token).parse(input)
 }
 
 /// A decimal number that fits its type.
-fn number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
+pub(crate) fn number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
     map_res(digit1, str::parse::<T>).parse(input)
+}
+
+/// A token that is a decimal number fitting its type: `0.1` is not `0` followed by junk.
+fn whole_number<T: std::str::FromStr>(input: In) -> IResult<In, T> {
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    map_res(verify(token, digits), str::parse::<T>).parse(input)
 }
 
 /// A keyword standing alone as a token (so `depth` does not match `depthx`).
@@ -50,11 +57,11 @@ fn game_kind(input: In) -> IResult<In, GameKind> {
     map_opt(token, GameKind::from_name).parse(input)
 }
 
-fn newgame_args(input: In) -> IResult<In, Command> {
+pub(crate) fn newgame_args(input: In) -> IResult<In, Command> {
     map(opt(preceded(space1, game_kind)), Command::NewGame).parse(input)
 }
 
-fn setoption_args(input: In) -> IResult<In, Command> {
+pub(crate) fn setoption_args(input: In) -> IResult<In, Command> {
     let name_word = verify(token, |t: &str| t != "value");
     let (input, _) = preceded(space1, keyword("name")).parse(input)?;
     let (input, words) = many1(preceded(space1, name_word)).parse(input)?;
@@ -64,12 +71,13 @@ fn setoption_args(input: In) -> IResult<In, Command> {
     Ok((input, Command::SetOption { name, value }))
 }
 
-fn position_args(input: In) -> IResult<In, Command> {
+pub(crate) fn position_args(input: In) -> IResult<In, Command> {
     let startpos = value(Start::StartPos, keyword("startpos"));
     let notation = |fen: bool| {
         move |input| {
             let (input, board) = verify(token, |t: &str| t != "moves").parse(input)?;
-            let (input, side) = next_token(input)?;
+            // `position <board> moves ...` has no side: say so, rather than read `moves` as one.
+            let (input, side) = verify(next_token, |t: &str| t != "moves").parse(input)?;
             Ok((
                 input,
                 Start::Notation {
@@ -107,7 +115,7 @@ fn go_param(input: In) -> IResult<In, (In, GoParams)> {
         "depth" | "nodes" | "movetime" | "p1time" | "p2time" | "p1inc" | "p2inc" | "movestogo" => {
             // A clock below zero counts as zero: some front ends send one once time ran out.
             let clock = matches!(key, "p1time" | "p2time");
-            let signed = (opt(verify(char('-'), |_| clock)), number::<u64>);
+            let signed = (opt(verify(char('-'), |_| clock)), whole_number::<u64>);
             match preceded(space1, signed).parse(after) {
                 Ok((rest, (minus, n))) => (rest, if minus.is_some() { 0 } else { n }),
                 // Point the error at the key, marked as a missing number.
@@ -147,12 +155,12 @@ fn go_param(input: In) -> IResult<In, (In, GoParams)> {
     Ok((after, (key, params)))
 }
 
-fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
+pub(crate) fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
     many0(preceded(space1, go_param)).parse(input)
 }
 
 /// Merges the parameters of `go`, rejecting a key given twice.
-fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
+pub(crate) fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
     let mut params = GoParams::default();
     let mut seen: Vec<&str> = Vec::new();
     for (key, part) in parts {
@@ -176,7 +184,7 @@ fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
     Ok(params)
 }
 
-fn query_args(input: In) -> IResult<In, Command> {
+pub(crate) fn query_args(input: In) -> IResult<In, Command> {
     preceded(
         space1,
         alt((
@@ -188,20 +196,17 @@ fn query_args(input: In) -> IResult<In, Command> {
     .parse(input)
 }
 
-/// The usage line of each command with arguments, for error messages.
-fn usage(keyword: &str) -> &'static str {
-    match keyword {
-        "newgame" => "newgame [avalam|awale]",
-        "setoption" => "setoption name <Name> [value <value>]",
-        "position" => "position (startpos | [fen] <board> <side>) [moves <move>...]",
-        "play" => "play <move>",
-        "go" => {
-            "go [depth N] [nodes N] [movetime MS] [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movestogo N] [infinite]"
-        }
-        "perft" => "perft <depth>",
-        "bench" => "bench [depth]",
-        "query" => "query p1turn|gameover|result",
-        _ => "",
+/// The board a `position` line gave alone before the parser stopped at `at` (the end of the
+/// line, or `moves`): its side to move is missing.
+fn position_board_alone<'a>(args: &'a str, at: &str) -> Option<&'a str> {
+    let given: Vec<&str> = args[..args.len() - at.len()]
+        .split([' ', '\t'])
+        .filter(|t| !t.is_empty())
+        .collect();
+    let at_end_or_moves = at.is_empty() || token(at).is_ok_and(|(_, t)| t == "moves");
+    match given.as_slice() {
+        ["fen", board] | [board] if *board != "startpos" && at_end_or_moves => Some(board),
+        _ => None,
     }
 }
 
@@ -219,7 +224,7 @@ fn position_start<'a>(args: &'a str, at: &str) -> Option<(&'a str, &'a str)> {
 }
 
 /// Runs an argument parser over the whole rest of the line.
-fn whole<'a, O>(
+pub(crate) fn whole<'a, O>(
     keyword: &str,
     args: In<'a>,
     parser: impl Parser<In<'a>, Output = O, Error = nom::error::Error<In<'a>>>,
@@ -230,6 +235,13 @@ fn whole<'a, O>(
             let at = e.input.trim_start();
             let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
             let problem = match token(at) {
+                _ if keyword == "position" && position_board_alone(args, at).is_some() => {
+                    let board = position_board_alone(args, at).unwrap_or_default();
+                    format!(
+                        "the side to move (1 or 2) is missing after the board '{}'",
+                        shorten(board)
+                    )
+                }
                 // A number too large for its type.
                 Ok((_, near)) if digits(near) && e.code == nom::error::ErrorKind::MapRes => {
                     format!("{} is too large", shorten(near))
@@ -271,11 +283,12 @@ fn whole<'a, O>(
                 Ok((_, near)) => format!("unexpected '{}'", shorten(near)),
                 Err(_) => "missing argument".to_string(),
             };
-            let usage = usage(keyword);
-            if usage.is_empty() {
-                Err(ParseError(format!("{keyword} takes no arguments")))
-            } else {
-                Err(ParseError(format!("{keyword}: {problem} (usage: {usage})")))
+            match command_spec(keyword) {
+                Some(spec) if spec.takes_arguments() => Err(ParseError(format!(
+                    "{keyword}: {problem} (usage: {})",
+                    spec.usage
+                ))),
+                _ => Err(ParseError(format!("{keyword} takes no arguments"))),
             }
         }
         Err(nom::Err::Incomplete(_)) => Err(ParseError(format!("{keyword}: incomplete"))),
@@ -296,48 +309,9 @@ fn whole<'a, O>(
 pub fn parse_command(line: &str) -> Result<Command, ParseError> {
     let line = line.trim();
     let (args, word) = token(line).map_err(|_| ParseError("empty line".to_string()))?;
-    let no_args = |command: Command| whole(word, args, space0).map(|_| command);
-    match word {
-        "pion" => no_args(Command::Pion),
-        "ugi" => no_args(Command::Ugi),
-        "isready" => no_args(Command::IsReady),
-        "uginewgame" => no_args(Command::UgiNewGame),
-        "legal" => no_args(Command::Legal),
-        "undo" => no_args(Command::Undo),
-        "status" => no_args(Command::Status),
-        "show" => no_args(Command::Show),
-        "stop" => no_args(Command::Stop),
-        "quit" => no_args(Command::Quit),
-        "newgame" => match whole(word, args, newgame_args) {
-            Err(_) if !args.trim().is_empty() => Err(ParseError(format!(
-                "newgame: unknown game '{}' (pion plays avalam and awale)",
-                shorten(args.trim())
-            ))),
-            other => other,
-        },
-        "setoption" => whole(word, args, setoption_args),
-        "position" => whole(word, args, position_args),
-        "play" => whole(
-            word,
-            args,
-            map(next_token, |m| Command::Play(m.to_string())),
-        ),
-        "go" => merge_go(whole(word, args, go_args)?).map(Command::Go),
-        "perft" => whole(
-            word,
-            args,
-            map(preceded(space1, number::<u32>), Command::Perft),
-        ),
-        "bench" => whole(
-            word,
-            args,
-            map(opt(preceded(space1, number::<u32>)), Command::Bench),
-        ),
-        "query" => whole(word, args, query_args),
-        _ => Err(ParseError(format!(
-            "unknown command '{}' (send 'pion' for the list of options; protocol.md lists the commands)",
-            shorten(word)
-        ))),
+    match command_spec(word) {
+        Some(spec) => (spec.parse)(args),
+        None => Err(unknown("", word)),
     }
 }
 
@@ -375,6 +349,22 @@ mod tests {
             ),
             ("go p1time -x", "go: p1time needs a whole number, not '-x'"),
             ("position fen startpos", "position: missing argument"),
+            (
+                "position 4,4,4,4,4,4/4,4,4,4,4,4/0,0",
+                "position: the side to move (1 or 2) is missing after the board '4,4,4,4,4,4/4,4,4,4,4,4/0,0' (usage",
+            ),
+            (
+                "position fen ........./.........  moves a1b1",
+                "position: the side to move (1 or 2) is missing after the board '........./.........'",
+            ),
+            (
+                "go movetime 0.1",
+                "go: movetime needs a whole number, not '0.1' (usage",
+            ),
+            (
+                "go p1time -1.5",
+                "go: p1time needs a whole number, not '-1.5'",
+            ),
             (
                 "position 4, 4,4,4,4,4/4,4,4,4,4,4/0,0 1",
                 "position: unexpected '1' after the board '4,' and side '4,4,4,4,4/4,4,4,4,4,4/0,0' (expected 'moves'",

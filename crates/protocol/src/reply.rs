@@ -77,6 +77,8 @@ pub enum Reply {
     Bench(String),
     /// `response <value>` to a UGI query.
     Response(&'static str),
+    /// The `help` lines for the list of commands, or for one command, then `helpok`.
+    Help(Option<String>),
     /// `error <message>`.
     Error(String),
 }
@@ -200,6 +202,10 @@ impl fmt::Display for Reply {
             } => write!(f, "board {game}\n{picture}\nposition {position}"),
             Reply::Perft(text) | Reply::Bench(text) => write!(f, "{text}"),
             Reply::Response(value) => write!(f, "response {value}"),
+            Reply::Help(topic) => {
+                let lines = crate::commands::help_lines(topic.as_deref());
+                write!(f, "{}", lines.unwrap_or_default().join("\n"))
+            }
             Reply::Error(message) => write!(f, "error {}", one_line(message)),
         }
     }

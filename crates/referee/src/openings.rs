@@ -367,7 +367,7 @@ mod tests {
             assert!(history.outcome().is_none(), "pair {pair}: {opening:?}");
         }
         // Short openings are drawn as before (no move could end the game): the same first pair
-        // as the README's record example, seed 1.
+        // as the record example of docs/referee.md, seed 1.
         let two =
             Openings::load::<Avalam>(&OpeningSource::RandomPlies(2), false, 1, Default::default())
                 .unwrap();

@@ -268,6 +268,19 @@ fn percent(x: Option<f64>) -> String {
 }
 
 impl Summary {
+    /// The Elo of a progress line: the estimate, or a clean sweep's one-sided bound once it says
+    /// more than nothing (after one won game the bound is `>= -512`, true and useless: a sweep
+    /// of wins needs five games for a bound above 0), or `n/a`.
+    pub fn progress_elo(&self) -> String {
+        let won = self.engines.get(&self.elo_for).is_some_and(|w| w.wins > 0);
+        match (self.elo, self.elo_bound) {
+            (Some(e), _) => format!("{e:+.0}"),
+            (None, Some(b)) if won && b > 0.0 => format!(">= {b:+.0}"),
+            (None, Some(b)) if !won && b < 0.0 => format!("<= {b:+.0}"),
+            _ => "n/a".into(),
+        }
+    }
+
     /// The human table printed at the end of a match.
     pub fn table(&self) -> String {
         let mut out = String::new();
@@ -402,6 +415,33 @@ mod tests {
             match_games: 0,
             ..GameRecord::default()
         }
+    }
+
+    #[test]
+    fn a_progress_line_gives_a_sweep_bound_only_once_it_says_something() {
+        let names = ["a".to_string(), "b".to_string()];
+        let sweep = |n: u64, result: &str| {
+            let records: Vec<GameRecord> = (0..n)
+                .map(|g| {
+                    // The engine named a wins (or loses) every game, whichever colour it has.
+                    let a_first = g.is_multiple_of(2);
+                    let r = match (result, a_first) {
+                        ("win", true) | ("loss", false) => "1-0",
+                        _ => "0-1",
+                    };
+                    record(g, r, Reason::Normal, None)
+                })
+                .collect();
+            summarize(&names, &records, None).progress_elo()
+        };
+        assert_eq!(sweep(1, "win"), "n/a", "one win: the bound is -512");
+        assert_eq!(sweep(4, "win"), "n/a");
+        assert!(sweep(5, "win").starts_with(">= +"), "{}", sweep(5, "win"));
+        assert_eq!(sweep(2, "loss"), "n/a");
+        assert!(sweep(6, "loss").starts_with("<= -"), "{}", sweep(6, "loss"));
+        let n = Reason::Normal;
+        let one_pair = [record(0, "1-0", n, None), record(1, "1-0", n, None)];
+        assert_eq!(summarize(&names, &one_pair, None).progress_elo(), "+0");
     }
 
     #[test]

@@ -159,13 +159,7 @@ fn progress_message(config: &MatchConfig, records: &[GameRecord]) -> String {
     let c = summary::counts(&names, records);
     let played = c.wdl.wins + c.wdl.draws + c.wdl.losses;
     let score = (c.wdl.wins as f64 + c.wdl.draws as f64 / 2.0) / played.max(1) as f64;
-    let report = summary::summarize(&names, records, None);
-    let elo = match (report.elo, report.elo_bound) {
-        (Some(e), _) => format!("{e:+.0}"),
-        (None, Some(b)) if c.wdl.wins > 0 => format!(">= {b:+.0}"),
-        (None, Some(b)) => format!("<= {b:+.0}"),
-        (None, None) => "n/a".into(),
-    };
+    let elo = summary::summarize(&names, records, None).progress_elo();
     format!(
         "{} +{} ={} -{} ({:.1}%)  Elo {elo}",
         names[0],

@@ -247,6 +247,10 @@ impl Avalam {
                 // neighbours of b at most 5 - j - hb high, a itself excluded (it is now empty).
                 for j in 1..room {
                     let of_height_j = below[j] - below[j - 1];
+                    if of_height_j == 0 {
+                        // Nothing to count, and partners could be 0 - 1 (b has no neighbour).
+                        continue;
+                    }
                     let partners = below[room - j] - u64::from(2 * j + hb <= MAX_HEIGHT);
                     new_pairs += of_height_j * partners;
                 }

@@ -95,9 +95,10 @@ impl PerftReport {
         })
     }
 
-    /// Nodes per second (leaves counted per second of wall time).
+    /// Leaves counted per second of wall time, a time under 1 ms counted as 1 ms: the `time`
+    /// printed is then 0, and a rate from a few microseconds would claim billions per second.
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1_000_000 / self.micros.max(1)) as u64
+        (self.nodes as u128 * 1_000_000 / self.micros.max(1000)) as u64
     }
 }
 
@@ -111,5 +112,25 @@ impl fmt::Display for PerftReport {
             self.micros / 1000,
             self.nps()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PerftReport;
+
+    #[test]
+    fn perft_under_a_millisecond_reports_the_rate_of_one_millisecond() {
+        let report = |micros| PerftReport {
+            depth: 2,
+            nodes: 70520,
+            micros,
+        };
+        assert_eq!(report(1).nps(), 70_520_000);
+        assert_eq!(
+            report(999).to_string(),
+            "perft depth 2 nodes 70520 time 0 nps 70520000"
+        );
+        assert_eq!(report(2000).nps(), 35_260_000);
     }
 }

@@ -1,0 +1,401 @@
+//! `pion play`: a game against pion in the terminal. It is a front end: it starts a pion engine
+//! process and speaks the protocol to it (protocol.md), as a GUI would; it links no search.
+
+mod board;
+mod engine;
+
+use std::io::{self, BufRead, IsTerminal, Write};
+
+use anyhow::{Result, bail};
+use clap::Args;
+use pion_rules::game::Game;
+use pion_rules::{GameKind, with_game};
+
+use board::Style;
+use engine::Engine;
+
+/// `println!` that returns the error of a closed stdout (a pipe whose reader left) instead of
+/// panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(io::stdout(), $($arg)*)?
+    };
+}
+
+/// The options of `pion play`.
+#[derive(Args)]
+pub struct Options {
+    /// The game.
+    #[arg(long, default_value = "avalam", value_parser = ["avalam", "awale"])]
+    game: String,
+    /// A rule variant of the game (protocol.md: own-colour for Avalam; grandslam-nocapture or
+    /// grandslam-capture for Awale).
+    #[arg(long)]
+    variant: Option<String>,
+    /// pion's playing level, from the weakest.
+    #[arg(long, default_value = "max",
+          value_parser = ["random", "greedy", "basic", "divine", "max"])]
+    level: String,
+    /// Your side: 1 moves first, 2 second.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    side: u8,
+    /// pion's thinking time per move, in milliseconds (also for hints).
+    #[arg(long, default_value_t = 1000,
+          value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    movetime: u64,
+    /// The position to start from, '<board> <side>' as in protocol.md (default: the start).
+    #[arg(long)]
+    position: Option<String>,
+}
+
+/// The commands at the prompt, with their usage: what `help` prints.
+const COMMANDS: &[(&str, &str)] = &[
+    (
+        "<move>",
+        "play a move: e4e5 in Avalam (the stack on e4 onto e5), C in Awale (a pit)",
+    ),
+    ("moves", "list your legal moves"),
+    ("hint", "pion's suggestion for you, with its score"),
+    ("undo", "take back your last move (and pion's reply)"),
+    ("show", "draw the board again"),
+    ("help", "this list"),
+    ("quit", "end the game and print its moves"),
+];
+
+/// A game in progress: the engine, the moves so far, and who plays what.
+struct Play {
+    engine: Engine,
+    options: Options,
+    /// `startpos`, or the position string the game started from.
+    start: String,
+    /// The side to move at the start.
+    start_side: u8,
+    moves: Vec<String>,
+    style: Style,
+    /// Whether to print each input line after the prompt (stdin is not a terminal).
+    echo_input: bool,
+}
+
+/// Plays one game on stdin and stdout.
+pub fn run(options: Options) -> Result<()> {
+    // The engine keeps a variant of the other game for that game's next start (as UGI tools
+    // need), so a variant that does not belong to the chosen game is caught here.
+    if let (Some(variant), Some(game)) = (&options.variant, GameKind::from_name(&options.game)) {
+        let names = with_game!(game, G => G::variant_names());
+        if !names.contains(&variant.as_str()) {
+            bail!(
+                "--variant {variant} is not a variant of {game} (its variants: {})",
+                names.join(", ")
+            );
+        }
+    }
+    let mut engine = Engine::start()?;
+    let setup = [
+        Some(format!("newgame {}", options.game)),
+        Some(format!("setoption name Level value {}", options.level)),
+        options
+            .variant
+            .as_ref()
+            .map(|v| format!("setoption name Variant value {v}")),
+        options.position.as_ref().map(|p| format!("position {p}")),
+    ];
+    for command in setup.into_iter().flatten() {
+        if let Err(error) = engine.command(&command)? {
+            bail!("{error}");
+        }
+    }
+    let (start, start_side) = match &options.position {
+        None => ("startpos".to_string(), 1),
+        Some(p) => {
+            let side = p.split_whitespace().nth(1).and_then(|s| s.parse().ok());
+            (p.trim().to_string(), side.unwrap_or(1))
+        }
+    };
+    let style = Style {
+        colour: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let mut play = Play {
+        engine,
+        options,
+        start,
+        start_side,
+        moves: Vec::new(),
+        style,
+        echo_input: !io::stdin().is_terminal(),
+    };
+    play.game(&mut io::stdin().lock())
+}
+
+impl Play {
+    /// The player who made move `i` of the game.
+    fn mover(&self, i: usize) -> u8 {
+        if i.is_multiple_of(2) {
+            self.start_side
+        } else {
+            3 - self.start_side
+        }
+    }
+
+    /// The game loop: pion's moves, the person's commands, the end.
+    fn game(&mut self, input: &mut impl BufRead) -> Result<()> {
+        let colour = match (self.options.game.as_str(), self.options.side) {
+            ("avalam", 1) => "yellow, y",
+            ("avalam", _) => "red, r",
+            (_, 1) => "pits A to F, the bottom row",
+            _ => "pits a to f, the top row",
+        };
+        say!(
+            "{} against pion (level {}, {} ms a move). You are player {} ({colour}). Type help for the commands.",
+            self.options.game,
+            self.options.level,
+            self.options.movetime,
+            self.options.side
+        );
+        self.draw()?;
+        loop {
+            let status = self.engine.ask("status", "status ")?;
+            let words: Vec<&str> = status.split_whitespace().collect();
+            if words.get(1) == Some(&"over") {
+                say!("{}", result(&words, self.options.side));
+                break;
+            }
+            if words.get(3) != Some(&self.options.side.to_string().as_str()) {
+                self.engine_moves()?;
+                continue;
+            }
+            write!(io::stdout(), "your move> ")?;
+            io::stdout().flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line)? == 0 {
+                say!("");
+                say!("End of input: the game stops here.");
+                break;
+            }
+            if self.echo_input {
+                // A terminal shows what was typed; in a transcript of piped input, show it here.
+                say!("{}", line.trim_end());
+            }
+            let words: Vec<&str> = line.split_whitespace().collect();
+            match words[..] {
+                [] => {}
+                ["quit"] => break,
+                ["help"] => {
+                    for (name, usage) in COMMANDS {
+                        say!("  {name:<8} {usage}");
+                    }
+                }
+                ["show"] => self.draw()?,
+                ["moves"] => {
+                    let legal = self.engine.ask("legal", "legal")?;
+                    say!("your legal moves:{}", &legal["legal".len()..]);
+                }
+                ["hint"] => self.hint()?,
+                ["undo"] => self.undo()?,
+                [word] if !COMMANDS.iter().any(|(name, _)| *name == word) => {
+                    match self.engine.command(&format!("play {word}"))? {
+                        Ok(()) => {
+                            self.moves.push(word.to_string());
+                            self.draw()?;
+                        }
+                        Err(reason) => {
+                            say!("{reason}");
+                            self.draw()?;
+                        }
+                    }
+                }
+                _ => say!(
+                    "'{}' is not a move or a command; type help for the commands",
+                    line.trim()
+                ),
+            }
+        }
+        say!("The moves: {}", self.moves_line());
+        Ok(())
+    }
+
+    /// pion searches and plays its move.
+    fn engine_moves(&mut self) -> Result<()> {
+        say!("pion is thinking ({} ms)...", self.options.movetime);
+        let answer = self.engine.search(self.options.movetime)?;
+        if let Err(error) = self.engine.command(&format!("play {}", answer.best))? {
+            bail!("pion's move {} was refused: {error}", answer.best);
+        }
+        let score = answer.score.map(|s| format!(" ({})", describe(&s)));
+        say!("pion plays {}{}", answer.best, score.unwrap_or_default());
+        self.moves.push(answer.best);
+        self.draw()
+    }
+
+    /// pion's suggestion for the person, searched at level max whatever the opponent's level.
+    fn hint(&mut self) -> Result<()> {
+        let level = self.options.level.clone();
+        if level != "max" {
+            self.setoption("Level", "max")?;
+        }
+        let answer = self.engine.search(self.options.movetime);
+        if level != "max" {
+            self.setoption("Level", &level)?;
+        }
+        let answer = answer?;
+        let score = answer.score.map(|s| format!(" ({})", describe(&s)));
+        say!("hint: {}{}", answer.best, score.unwrap_or_default());
+        Ok(())
+    }
+
+    fn setoption(&mut self, name: &str, value: &str) -> Result<()> {
+        match self
+            .engine
+            .command(&format!("setoption name {name} value {value}"))?
+        {
+            Ok(()) => Ok(()),
+            Err(error) => bail!("{error}"),
+        }
+    }
+
+    /// Takes back pion's replies and the person's last move.
+    fn undo(&mut self) -> Result<()> {
+        let human = self.options.side;
+        let Some(last) = (0..self.moves.len())
+            .rev()
+            .find(|&i| self.mover(i) == human)
+        else {
+            say!("nothing to undo: you have not moved yet");
+            return Ok(());
+        };
+        self.moves.truncate(last);
+        if let Err(error) = self.engine.command(&self.moves_line())? {
+            bail!("the engine refused the game's moves: {error}");
+        }
+        self.draw()
+    }
+
+    /// The game as a `position` command that replays it.
+    fn moves_line(&self) -> String {
+        if self.moves.is_empty() {
+            format!("position {}", self.start)
+        } else {
+            format!("position {} moves {}", self.start, self.moves.join(" "))
+        }
+    }
+
+    /// Draws the board, the last move marked, and says whose turn it is.
+    fn draw(&mut self) -> Result<()> {
+        let position = self.engine.position()?;
+        let last = self.moves.last().map(String::as_str);
+        let drawn = match self.options.game.as_str() {
+            "avalam" => board::avalam(&position, last, self.style),
+            _ => board::awale(&position, last, self.style),
+        };
+        match drawn {
+            Some(drawn) => write!(io::stdout(), "\n{drawn}")?,
+            None => bail!("the engine's position '{position}' cannot be drawn"),
+        }
+        if let Some(last) = last {
+            let who = if self.mover(self.moves.len() - 1) == self.options.side {
+                "you"
+            } else {
+                "pion"
+            };
+            say!("last move: {last} ({who})");
+        }
+        let status = self.engine.ask("status", "status ")?;
+        let words: Vec<&str> = status.split_whitespace().collect();
+        if let ["status", "playing", "turn", _, "score", p1, p2] = words[..] {
+            let (you, pion) = if self.options.side == 1 {
+                (p1, p2)
+            } else {
+                (p2, p1)
+            };
+            say!("score: you {you}, pion {pion}");
+        }
+        Ok(())
+    }
+}
+
+/// A score of the protocol (`cp 35`, `win 3 lowerbound`) in words, for the side to move.
+fn describe(score: &str) -> String {
+    let words: Vec<&str> = score.split_whitespace().collect();
+    let bound = words.get(2).is_some();
+    match words[..] {
+        ["cp", n, ..] => {
+            let points = n.parse::<f64>().unwrap_or(0.0) / 100.0;
+            let more = if bound { " or more" } else { "" };
+            format!("score cp {n}: about {points:+.2} points{more} for the side to move")
+        }
+        ["win", m, ..] if bound => format!("score win {m}: a win by {m} or more"),
+        ["win", m] => format!("score win {m}: a proven win by {m}"),
+        ["loss", m, ..] if bound => format!("score loss {m}: a loss by {m} or more"),
+        ["loss", m] => format!("score loss {m}: a proven loss by {m}"),
+        ["draw", ..] => "score draw: a proven draw".to_string(),
+        _ => format!("score {score}"),
+    }
+}
+
+/// The result of a finished game in words, from the engine's `status over ...` line.
+fn result(words: &[&str], human: u8) -> String {
+    let number = |i: usize| {
+        words
+            .get(i)
+            .and_then(|w| w.parse::<i32>().ok())
+            .unwrap_or(0)
+    };
+    let (score_at, reason) = match words.get(2) {
+        Some(&"winner") => (4, words.get(8)),
+        _ => (3, words.get(7)),
+    };
+    let (p1, p2) = (number(score_at + 1), number(score_at + 2));
+    let why = match reason.copied() {
+        Some("nomoves") => "no move left",
+        Some("captures") => "more than half the seeds captured",
+        Some("repetition") => "a position repeated",
+        _ => "the game ended",
+    };
+    let (winner, loser) = if words.get(3) == Some(&"2") {
+        (p2, p1)
+    } else {
+        (p1, p2)
+    };
+    let margin = winner - loser;
+    match words.get(2..4) {
+        Some(["winner", w]) if *w == human.to_string() => {
+            format!("Game over ({why}): you win, {winner} to {loser}, by {margin}.")
+        }
+        Some(["winner", _]) => {
+            format!("Game over ({why}): pion wins, {winner} to {loser}, by {margin}.")
+        }
+        _ => format!("Game over ({why}): a draw, {p1} to {p2}."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_and_scores_in_words() {
+        fn over(line: &str) -> Vec<&str> {
+            line.split_whitespace().collect()
+        }
+        assert_eq!(
+            result(&over("status over winner 1 score 14 10 reason nomoves"), 1),
+            "Game over (no move left): you win, 14 to 10, by 4."
+        );
+        assert_eq!(
+            result(&over("status over winner 2 score 23 25 reason captures"), 1),
+            "Game over (more than half the seeds captured): pion wins, 25 to 23, by 2."
+        );
+        assert_eq!(
+            result(&over("status over draw score 24 24 reason repetition"), 1),
+            "Game over (a position repeated): a draw, 24 to 24."
+        );
+        assert_eq!(
+            describe("cp -150"),
+            "score cp -150: about -1.50 points for the side to move"
+        );
+        assert_eq!(
+            describe("win 3 lowerbound"),
+            "score win 3: a win by 3 or more"
+        );
+        assert_eq!(describe("draw"), "score draw: a proven draw");
+    }
+}
