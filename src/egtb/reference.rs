@@ -19,6 +19,8 @@ pub struct Exhaustive {
     fresh: HashMap<[u8; PITS], Option<u8>>,
     /// Positions searched, for a report.
     pub nodes: u64,
+    /// The search gives up (`None`) past this many positions.
+    pub budget: u64,
 }
 
 impl Exhaustive {
@@ -28,11 +30,13 @@ impl Exhaustive {
             variant,
             fresh: HashMap::new(),
             nodes: 0,
+            budget: u64::MAX,
         }
     }
 
     /// How many of the board's seeds the side to move ends with under best play, the game
-    /// starting here; `None` when some line meets a repetition. The side to move owns pits 0..6.
+    /// starting here; `None` when some line meets a repetition (or the search its budget). The
+    /// side to move owns pits 0..6.
     pub fn value(&mut self, pits: &[u8; PITS]) -> Option<u8> {
         if let Some(&v) = self.fresh.get(pits) {
             return v;
@@ -46,6 +50,9 @@ impl Exhaustive {
     /// to move alternates along it, so every second board back had the same side to move).
     fn value_after(&mut self, pits: &[u8; PITS], path: &mut Vec<[u8; PITS]>) -> Option<u8> {
         self.nodes += 1;
+        if self.nodes > self.budget {
+            return None;
+        }
         let mut kids = Children::default();
         children(pits, self.variant, &mut kids);
         if kids.is_empty() {
