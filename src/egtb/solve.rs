@@ -77,8 +77,42 @@ impl Progress for Quiet {
     fn sweep(&self, _: u32, _: u64) {}
 }
 
+/// No child in this slot.
+const NONE: u32 = u32::MAX;
+/// In-layer children kept per board: at most six moves.
+const SLOTS: usize = 6;
+
+/// Bits of a set of boards, shared by the threads.
+struct Bits(Vec<AtomicU64>);
+
+impl Bits {
+    fn new(size: usize, set: bool) -> Bits {
+        let word = if set { u64::MAX } else { 0 };
+        Bits(
+            (0..size.div_ceil(64))
+                .map(|_| AtomicU64::new(word))
+                .collect(),
+        )
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64].load(Ordering::Relaxed) >> (i % 64) & 1 != 0
+    }
+
+    #[inline]
+    fn set(&self, i: usize) {
+        self.0[i / 64].fetch_or(1 << (i % 64), Ordering::Relaxed);
+    }
+}
+
 /// Solves the layer of `seeds` seeds; `lower[j]` holds the solved layer of `j` seeds for every
 /// `j < seeds`. The work is split over `threads` threads.
+///
+/// One pass generates every board's moves, scores the captures from the smaller layers and
+/// keeps the indices of the children inside the layer (4 bytes a move); the sweeps then read
+/// only those, and a board is looked at again only when one of its children changed in the
+/// sweep before.
 pub fn solve_layer(
     seeds: usize,
     variant: Variant,
@@ -88,16 +122,23 @@ pub fn solve_layer(
 ) -> Vec<u8> {
     assert!(lower.len() >= seeds, "the smaller layers come first");
     let size = layer_size(seeds) as usize;
+    assert!(size < NONE as usize, "a layer's indices fit in 32 bits");
     let k = seeds as u8;
     let threads = threads.max(1);
-    let chunk = size.div_ceil(threads).max(1);
+    // Chunks of whole 64-board words, so that each thread owns its words of the bit sets.
+    let chunk = size.div_ceil(threads).div_ceil(64).max(1) * 64;
     // base: the best the mover gets by a capture (0 without one); lo and hi as above.
     let mut base = vec![0u8; size];
+    let mut edges = vec![NONE; size * SLOTS];
     let lo: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
     let hi: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(k)).collect();
 
     std::thread::scope(|scope| {
-        for (t, base) in base.chunks_mut(chunk).enumerate() {
+        for (t, (base, edges)) in base
+            .chunks_mut(chunk)
+            .zip(edges.chunks_mut(chunk * SLOTS))
+            .enumerate()
+        {
             let (lo, hi) = (&lo, &hi);
             scope.spawn(move || {
                 let start = t * chunk;
@@ -108,11 +149,12 @@ pub fn solve_layer(
                 {
                     children(&pits, variant, &mut kids);
                     let mut best = 0u8;
-                    let mut inner = false;
+                    let mut inner = 0;
                     for child in kids.iter() {
                         let child_seeds = seeds_of(child);
                         if child_seeds == seeds {
-                            inner = true;
+                            edges[offset * SLOTS + inner] = rank(child) as u32;
+                            inner += 1;
                         } else {
                             let v = lower[child_seeds][rank(child) as usize];
                             best = best.max(k - v);
@@ -121,7 +163,7 @@ pub fn solve_layer(
                     base[offset] = best;
                     let i = start + offset;
                     lo[i].store(best, Ordering::Relaxed);
-                    if !inner {
+                    if inner == 0 {
                         // The end of the game (no child) or captures only: settled.
                         hi[i].store(best, Ordering::Relaxed);
                     }
@@ -136,42 +178,43 @@ pub fn solve_layer(
         }
     });
 
+    // Boards whose bounds changed in the last sweep: at first, every board.
+    let mut changed_before = Bits::new(size, true);
     let mut sweep = 0;
     loop {
         sweep += 1;
+        let changed_now = Bits::new(size, false);
         let changed = AtomicU64::new(0);
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let (lo, hi, base, changed) = (&lo, &hi, &base, &changed);
+                let (lo, hi, base, edges) = (&lo, &hi, &base, &edges);
+                let (before, now, changed) = (&changed_before, &changed_now, &changed);
                 scope.spawn(move || {
-                    let start = t * chunk;
-                    let end = ((t + 1) * chunk).min(size);
-                    let mut kids = Children::default();
                     let mut count = 0;
-                    for (offset, pits) in Boards::new(seeds, start as u64, end as u64).enumerate() {
-                        let i = start + offset;
+                    for i in t * chunk..((t + 1) * chunk).min(size) {
                         let (old_lo, old_hi) =
                             (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
                         if old_lo == old_hi {
                             continue;
                         }
-                        children(&pits, variant, &mut kids);
+                        let kids = &edges[i * SLOTS..(i + 1) * SLOTS];
+                        let kids = &kids[..kids.iter().take_while(|&&c| c != NONE).count()];
+                        if sweep > 1 && !kids.iter().any(|&c| before.get(c as usize)) {
+                            continue;
+                        }
                         let (mut new_lo, mut new_hi) = (base[i], base[i]);
-                        for child in kids.iter() {
-                            if seeds_of(child) == seeds {
-                                let c = rank(child) as usize;
-                                new_lo = new_lo.max(k - hi[c].load(Ordering::Relaxed));
-                                new_hi = new_hi.max(k - lo[c].load(Ordering::Relaxed));
-                            }
+                        for &c in kids {
+                            let c = c as usize;
+                            new_lo = new_lo.max(k - hi[c].load(Ordering::Relaxed));
+                            new_hi = new_hi.max(k - lo[c].load(Ordering::Relaxed));
                         }
                         // Bounds only tighten: a value read from another thread may be a sweep
-                        // old, which is a looser bound, never a wrong one.
-                        if new_lo > old_lo {
-                            lo[i].store(new_lo, Ordering::Relaxed);
-                            count += 1;
-                        }
-                        if new_hi < old_hi {
-                            hi[i].store(new_hi, Ordering::Relaxed);
+                        // old, which is a looser bound, never a wrong one; its change is seen
+                        // in the next sweep.
+                        if new_lo > old_lo || new_hi < old_hi {
+                            lo[i].store(new_lo.max(old_lo), Ordering::Relaxed);
+                            hi[i].store(new_hi.min(old_hi), Ordering::Relaxed);
+                            now.set(i);
                             count += 1;
                         }
                     }
@@ -184,6 +227,7 @@ pub fn solve_layer(
         if changed == 0 {
             break;
         }
+        changed_before = changed_now;
     }
 
     let mut values = vec![0u8; size];
