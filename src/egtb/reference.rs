@@ -113,25 +113,22 @@ pub fn thresholds(max_seeds: usize, variant: Variant) -> Vec<Vec<u8>> {
             changed = false;
             for t in 1..=k {
                 for i in 0..size {
-                    // A child of this layer leaves the opponent needing k - t + 1 to hold us
-                    // below t; a child after a capture has its value.
-                    let mine = |child: &[u8; PITS], lose_or_win: &Vec<Vec<bool>>| {
+                    // Does the move to `child` give the mover at least t seeds (`at_least`),
+                    // or hold it below t whatever follows (`below`)? A child after a capture has
+                    // its value; a child in the layer needs the opponent's sets at k - t + 1.
+                    let (mut w, mut l) = (false, true);
+                    for child in kids[i].iter() {
                         let child_seeds: usize = child.iter().map(|&s| s as usize).sum();
-                        if child_seeds < k {
-                            Some(k - layers[child_seeds][rank(child) as usize] as usize >= t)
+                        let c = rank(child) as usize;
+                        let (at_least, below) = if child_seeds < k {
+                            let mine = k - layers[child_seeds][c] as usize;
+                            (mine >= t, mine < t)
                         } else {
-                            Some(lose_or_win[k - t + 1][rank(child) as usize])
-                        }
-                    };
-                    let w = kids[i].iter().any(|c| mine(c, &lose) == Some(true));
-                    let l = kids[i].iter().all(|c| {
-                        let child_seeds: usize = c.iter().map(|&s| s as usize).sum();
-                        if child_seeds < k {
-                            k - (layers[child_seeds][rank(c) as usize] as usize) < t
-                        } else {
-                            win[k - t + 1][rank(c) as usize]
-                        }
-                    });
+                            (lose[k - t + 1][c], win[k - t + 1][c])
+                        };
+                        w |= at_least;
+                        l &= below;
+                    }
                     if w && !win[t][i] {
                         win[t][i] = true;
                         changed = true;
