@@ -368,6 +368,11 @@ impl Session {
             }
             Change::Game(game) => self.new_game(Some(game)),
             Change::Variant(name) => return self.choose_variant(&name),
+            Change::EgtbPath(dir) => {
+                return crate::egtb::install(dir.as_deref().map(std::path::Path::new))
+                    .map(|_| ())
+                    .map_err(|e| format!("setoption: EgtbPath: {e}; playing without databases"));
+            }
         }
         Ok(())
     }

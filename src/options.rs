@@ -16,12 +16,16 @@ pub enum Change {
     Game(GameKind),
     /// A variant of the current game (a new game in it).
     Variant(String),
+    /// The directory of Awale's endgame databases to load (`None`: remove them).
+    EgtbPath(Option<String>),
 }
 
-/// A value that passed its option's check: a number in range, or one of the listed words.
+/// A value that passed its option's check: a number in range, one of the listed words, or
+/// the free text of a string option.
 enum Value<'a> {
     Number(i64),
     Word(&'a str),
+    Text(&'a str),
 }
 
 /// One option: its name, its type and range given the default settings, and what a checked
@@ -57,7 +61,7 @@ fn variant_names() -> Vec<&'static str> {
 }
 
 /// The table: every option pion has, in the order `pion` lists them.
-fn declared() -> [Declared; 10] {
+fn declared() -> [Declared; 11] {
     use Value::{Number, Word};
     [
         Declared {
@@ -65,7 +69,7 @@ fn declared() -> [Declared; 10] {
             kind: |_| combo(GameKind::ALL[0].name(), &GameKind::ALL.map(GameKind::name)),
             apply: |s, v| match v {
                 Word(w) => GameKind::from_name(w).map_or(Change::Settings(s), Change::Game),
-                Number(_) => Change::Settings(s),
+                Number(_) | Value::Text(_) => Change::Settings(s),
             },
         },
         Declared {
@@ -133,7 +137,7 @@ fn declared() -> [Declared; 10] {
             kind: |_| combo("standard", &variant_names()),
             apply: |s, v| match v {
                 Word(w) => Change::Variant(w.to_string()),
-                Number(_) => Change::Settings(s),
+                Number(_) | Value::Text(_) => Change::Settings(s),
             },
         },
         Declared {
@@ -154,6 +158,15 @@ fn declared() -> [Declared; 10] {
                     s.mcts_exploration = n as u32;
                 }
                 Change::Settings(s)
+            },
+        },
+        Declared {
+            name: "EgtbPath",
+            kind: |_| OptionKind::String,
+            // `<empty>` is how UCI front ends send an empty string.
+            apply: |_, v| match v {
+                Value::Text(dir) if dir != "<empty>" => Change::EgtbPath(Some(dir.to_string())),
+                _ => Change::EgtbPath(None),
             },
         },
     ]
@@ -217,6 +230,7 @@ pub fn set_option(settings: Settings, name: &str, value: Option<&str>) -> Result
             "true" | "false" => Value::Word(&lowered),
             _ => return Err(format!("setoption: {name} must be true or false")),
         },
+        OptionKind::String => Value::Text(value),
     };
     Ok((option.apply)(settings, checked))
 }
@@ -232,6 +246,7 @@ mod tests {
                 OptionKind::Spin { default, .. } => default.to_string(),
                 OptionKind::Combo { default, .. } => default.clone(),
                 OptionKind::Check { default } => default.to_string(),
+                OptionKind::String => "<empty>".to_string(),
             };
             assert!(
                 set_option(Settings::default(), spec.name, Some(&value)).is_ok(),

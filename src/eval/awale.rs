@@ -86,6 +86,12 @@ impl Evaluate for Awale {
     fn decode_move(code: u16) -> Move {
         Move(code.saturating_sub(1) as u8)
     }
+
+    /// The endgame databases' value, where they are installed and hold the position.
+    #[inline]
+    fn exact_value(&self) -> Option<(i32, u32)> {
+        crate::egtb::probe(self).map(|probe| (probe.margin, 0))
+    }
 }
 
 /// The number of legal moves `player` would have here if it were to move.

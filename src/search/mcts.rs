@@ -245,6 +245,7 @@ pub fn search<G: Game>(
             time_ms: clock.elapsed_ms(),
             hashfull: Some((tree.nodes.len() * 1000 / tree.capacity) as u32),
             playouts: Some(playouts),
+            tbhits: None,
             pv: pv.into_iter().map(G::format_move).collect(),
         }
     };

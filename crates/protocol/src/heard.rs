@@ -94,6 +94,7 @@ fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Heard
             "time" => info.time_ms = number(words.next()).unwrap_or(0),
             "hashfull" => info.hashfull = number(words.next()).map(|n| n as u32),
             "playouts" => info.playouts = number(words.next()),
+            "tbhits" => info.tbhits = number(words.next()),
             "score" => {
                 let margin = |word: Option<&str>| word.and_then(|w| w.parse::<u32>().ok());
                 info.score = match words.next() {
@@ -132,6 +133,7 @@ mod tests {
             time_ms: 17,
             hashfull: Some(12),
             playouts: None,
+            tbhits: Some(40),
             pv: vec!["a1b2".into(), "c3c4".into()],
         };
         let line = Reply::Info(info.clone()).to_string();

@@ -33,6 +33,8 @@ pub struct Info {
     pub hashfull: Option<u32>,
     /// MCTS playouts, when the search is MCTS.
     pub playouts: Option<u64>,
+    /// Endgame database probes that gave a value, when databases are loaded.
+    pub tbhits: Option<u64>,
     /// The principal variation, formatted moves.
     pub pv: Vec<String>,
 }

@@ -28,6 +28,8 @@ pub enum OptionKind {
         /// Default value.
         default: bool,
     },
+    /// Free text, such as a path; empty by default (printed `<empty>`, as UCI does).
+    String,
 }
 
 /// One `option ...` line.
@@ -117,6 +119,7 @@ impl fmt::Display for OptionSpec {
                 Ok(())
             }
             OptionKind::Check { default } => write!(f, "check default {default}"),
+            OptionKind::String => write!(f, "string default <empty>"),
         }
     }
 }
@@ -162,6 +165,9 @@ fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
     }
     if let Some(playouts) = info.playouts {
         write!(f, " playouts {playouts}")?;
+    }
+    if let Some(tbhits) = info.tbhits {
+        write!(f, " tbhits {tbhits}")?;
     }
     if !info.pv.is_empty() {
         write!(f, " pv {}", info.pv.join(" "))?;

@@ -102,6 +102,8 @@ struct Search<'a, G: Evaluate> {
     root_best: Option<(G::Move, i32)>,
     /// The position searched.
     root: G,
+    /// The endgame database hits counted before this search.
+    tb_start: u64,
 }
 
 impl<'a, G: Evaluate> Search<'a, G> {
@@ -136,6 +138,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             pv_len: [0; MAX_PLY + 1],
             root_best: None,
             root: *game.position(),
+            tb_start: crate::egtb::hits(),
         }
     }
 

@@ -31,6 +31,10 @@ impl<G: Evaluate> Search<'_, G> {
             time_ms: self.clock.elapsed_ms(),
             hashfull: Some(self.tt.hashfull()),
             playouts: None,
+            // Other searches may probe meanwhile (bench, a second session): a count, not a
+            // ledger.
+            tbhits: crate::egtb::installed()
+                .then(|| crate::egtb::hits().saturating_sub(self.tb_start)),
             pv: pv.iter().map(|&m| G::format_move(m)).collect(),
         }
     }
