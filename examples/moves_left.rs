@@ -1,5 +1,5 @@
 //! How many plies are left in self-play games, by how much is on the board: the data behind the
-//! clock's guess of the moves still to play (`Evaluate::moves_to_go`).
+//! clock's guess of the moves still to play (`Profile::moves_to_go`).
 //!
 //! `cargo run --release --example moves_left -- <avalam|awale> <games> <selfplay_nodes>`
 //!

@@ -9,7 +9,9 @@
 //! [`features`]).
 
 use crate::search::levels::LevelEval;
-use crate::search::{Evaluate, Frontier, Horizon, default_horizon, time};
+use crate::search::{
+    Evaluate, Exact, Frontier, Horizon, MoveCodes, Profile, default_horizon, time,
+};
 use pion_rules::avalam::endgame::{Structure, edges};
 use pion_rules::avalam::{Avalam, DIRECTIONS, MAX_HEIGHT, Move, Variant, bits, shift};
 use pion_rules::game::{Game, Player};
@@ -187,9 +189,25 @@ fn features_with(pos: &Avalam, edges: &[u128; 8]) -> [i32; FEATURES] {
     f
 }
 
-impl Evaluate for Avalam {
+impl MoveCodes for Avalam {
     const MOVE_SLOTS: usize = 89 * 89 + 1;
 
+    #[inline]
+    fn encode_move(mv: Move) -> u16 {
+        mv.from as u16 * 89 + mv.to as u16 + 1
+    }
+
+    #[inline]
+    fn decode_move(code: u16) -> Move {
+        let c = code.saturating_sub(1);
+        Move {
+            from: (c / 89) as u8,
+            to: (c % 89) as u8,
+        }
+    }
+}
+
+impl Profile for Avalam {
     /// Measured on 625k self-play positions with the tower-class weights: covering one's own
     /// tower lowers the static value in all but 4 of them (which rose by at most 34), and 99% of
     /// the moves that cover the opponent raise it by at most 13. The margins were set before the
@@ -199,11 +217,6 @@ impl Evaluate for Avalam {
         noisy: [50, 100],
         quiet: [0, 20],
     });
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        weigh(&features(self))
-    }
 
     /// Every move takes one tower off the board, and games between strong players end with
     /// about 14 towers left, give or take two (30 self-play games at 20000 nodes per move: with
@@ -217,6 +230,32 @@ impl Evaluate for Avalam {
         }
         let plies = (self.occupied().count_ones() as u64).saturating_sub(TOWERS_AT_THE_END);
         plies.div_ceil(2).max(3)
+    }
+}
+
+impl Exact for Avalam {
+    /// Exact when only one-move components are left (see [`pion_rules::avalam::endgame`]).
+    fn exact_value(&self) -> Option<(i32, u32)> {
+        Structure::exact_value(self)
+    }
+
+    /// Keeps one move among the one-move components: the one that dominates the others.
+    fn prune_equivalent(&self, moves: &mut <Avalam as Game>::Moves) {
+        Structure::of(self).prune(self, moves);
+    }
+
+    /// One pass over the components gives both the pruning and the bounds.
+    fn settle(&self, moves: &mut <Avalam as Game>::Moves) -> Option<(i32, i32)> {
+        let s = Structure::of(self);
+        s.prune(self, moves);
+        s.bounds()
+    }
+}
+
+impl Evaluate for Avalam {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        weigh(&features(self))
     }
 
     /// One pass over the stacking edges serves the end test, the endgame value and the features.
@@ -247,37 +286,6 @@ impl Evaluate for Avalam {
             score += 2;
         }
         score
-    }
-
-    /// Exact when only one-move components are left (see [`pion_rules::avalam::endgame`]).
-    fn exact_value(&self) -> Option<(i32, u32)> {
-        Structure::exact_value(self)
-    }
-
-    /// Keeps one move among the one-move components: the one that dominates the others.
-    fn prune_equivalent(&self, moves: &mut <Avalam as Game>::Moves) {
-        Structure::of(self).prune(self, moves);
-    }
-
-    /// One pass over the components gives both the pruning and the bounds.
-    fn settle(&self, moves: &mut <Avalam as Game>::Moves) -> Option<(i32, i32)> {
-        let s = Structure::of(self);
-        s.prune(self, moves);
-        s.bounds()
-    }
-
-    #[inline]
-    fn encode_move(mv: Move) -> u16 {
-        mv.from as u16 * 89 + mv.to as u16 + 1
-    }
-
-    #[inline]
-    fn decode_move(code: u16) -> Move {
-        let c = code.saturating_sub(1);
-        Move {
-            from: (c / 89) as u8,
-            to: (c % 89) as u8,
-        }
     }
 }
 

@@ -1,8 +1,8 @@
 //! Awale evaluation: captured seeds, seeds on each side, pits the opponent can capture,
 //! mobility and the best capture available now, combined linearly.
 
-use crate::search::Evaluate;
 use crate::search::levels::LevelEval;
+use crate::search::{Evaluate, Exact, MoveCodes, Profile};
 use pion_rules::awale::{Awale, Move, PITS, row};
 use pion_rules::game::{Game, Player};
 
@@ -60,22 +60,8 @@ pub fn features(pos: &Awale) -> [i32; FEATURES] {
     ]
 }
 
-impl Evaluate for Awale {
+impl MoveCodes for Awale {
     const MOVE_SLOTS: usize = PITS + 1;
-    /// Seeds can circle for a hundred plies and more, so a search "to the end" rarely ends; in
-    /// a match at 50 ms per move solving scored -45 +/- 61 Elo (100 games), so it stays off.
-    const SOLVES_ENDGAMES: bool = false;
-
-    #[inline]
-    fn evaluate(&self) -> i32 {
-        let f = features(self);
-        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum()
-    }
-
-    #[inline]
-    fn order_score(&self, mv: Move) -> i32 {
-        captures(self, mv)
-    }
 
     #[inline]
     fn encode_move(mv: Move) -> u16 {
@@ -86,11 +72,32 @@ impl Evaluate for Awale {
     fn decode_move(code: u16) -> Move {
         Move(code.saturating_sub(1) as u8)
     }
+}
 
+impl Profile for Awale {
+    /// Seeds can circle for a hundred plies and more, so a search "to the end" rarely ends; in
+    /// a match at 50 ms per move solving scored -45 +/- 61 Elo (100 games), so it stays off.
+    const SOLVES_ENDGAMES: bool = false;
+}
+
+impl Exact for Awale {
     /// The endgame databases' value, where they are installed and hold the position.
     #[inline]
     fn exact_value(&self) -> Option<(i32, u32)> {
         crate::egtb::probe(self).map(|probe| (probe.margin, 0))
+    }
+}
+
+impl Evaluate for Awale {
+    #[inline]
+    fn evaluate(&self) -> i32 {
+        let f = features(self);
+        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum()
+    }
+
+    #[inline]
+    fn order_score(&self, mv: Move) -> i32 {
+        captures(self, mv)
     }
 }
 

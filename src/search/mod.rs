@@ -115,20 +115,19 @@ pub struct Limits {
     pub infinite: bool,
 }
 
-/// What the alpha-beta search needs from a game beyond its rules: a static evaluation, a cheap
-/// move-ordering score and a compact move code for the tables. Implemented in each game's
-/// `eval` module; the search is monomorphised over it.
-pub trait Evaluate: Game {
-    /// One more than the largest [`Evaluate::encode_move`] code (code 0 means "no move").
+/// A compact code for each move, for the transposition table and the move-ordering tables.
+pub trait MoveCodes: Game {
+    /// One more than the largest [`MoveCodes::encode_move`] code (code 0 means "no move").
     const MOVE_SLOTS: usize;
-    /// The position's value for the side to move, in hundredths of a point of final margin.
-    fn evaluate(&self) -> i32;
-    /// A cheap guess of how good `mv` is, for ordering (higher first; 0 for quiet moves).
-    fn order_score(&self, mv: Self::Move) -> i32;
     /// A code in `1..MOVE_SLOTS` for a move.
     fn encode_move(mv: Self::Move) -> u16;
-    /// The inverse of [`Evaluate::encode_move`].
+    /// The inverse of [`MoveCodes::encode_move`].
     fn decode_move(code: u16) -> Self::Move;
+}
+
+/// How the search is shaped for a game: which of its techniques the game has been measured
+/// for, and the clock's guess of how long the game will last.
+pub trait Profile: Game {
     /// How many moves the side to move is expected still to play, for sharing a clock when
     /// `go` gives no `movestogo` (or more than the game is expected to last).
     fn moves_to_go(&self) -> u64 {
@@ -142,16 +141,15 @@ pub trait Evaluate: Game {
     /// Whether alpha-beta tries to solve the root late in a game (a null-window search to the
     /// end of every line). Worth it where every line ends within a few dozen plies.
     const SOLVES_ENDGAMES: bool = true;
+}
+
+/// What the game's structure proves without search: exact values, bounds, and moves that are
+/// provably no better than another.
+pub trait Exact: Game {
     /// The exact final margin for the side to move and the plies left, when the game's
     /// structure settles it without search (a proven leaf).
     fn exact_value(&self) -> Option<(i32, u32)> {
         None
-    }
-    /// The value of a node at the search horizon: exact when the game is over or settled
-    /// without search ([`Evaluate::exact_value`]), heuristic otherwise. A game may override it to
-    /// share work between the three ([`default_horizon`] asks each in turn).
-    fn horizon(&self) -> Horizon {
-        default_horizon(self)
     }
     /// Removes moves that are provably no better than another move kept in the list.
     fn prune_equivalent(&self, moves: &mut Self::Moves) {
@@ -159,11 +157,28 @@ pub trait Evaluate: Game {
     }
     /// What interior nodes of the search ask, given the legal moves (at least one): proven
     /// bounds `(low, high)` on the final margin for the side to move, equal when
-    /// [`Evaluate::exact_value`] settles the position (the search cuts off where they settle its
-    /// window), after [`Evaluate::prune_equivalent`]. A game may share the work between the two.
+    /// [`Exact::exact_value`] settles the position (the search cuts off where they settle its
+    /// window), after [`Exact::prune_equivalent`]. A game may share the work between the two.
     fn settle(&self, moves: &mut Self::Moves) -> Option<(i32, i32)> {
         self.prune_equivalent(moves);
         self.exact_value().map(|(margin, _)| (margin, margin))
+    }
+}
+
+/// What the alpha-beta search needs from a game beyond its rules: a static evaluation and a
+/// cheap move-ordering score, with the move codes, the search profile and the exact knowledge
+/// of the traits it extends. Implemented in each game's `eval` module; the search is
+/// monomorphised over it.
+pub trait Evaluate: MoveCodes + Profile + Exact {
+    /// The position's value for the side to move, in hundredths of a point of final margin.
+    fn evaluate(&self) -> i32;
+    /// A cheap guess of how good `mv` is, for ordering (higher first; 0 for quiet moves).
+    fn order_score(&self, mv: Self::Move) -> i32;
+    /// The value of a node at the search horizon: exact when the game is over or settled
+    /// without search ([`Exact::exact_value`]), heuristic otherwise. A game may override it to
+    /// share work between the three ([`default_horizon`] asks each in turn).
+    fn horizon(&self) -> Horizon {
+        default_horizon(self)
     }
 }
 

@@ -11,7 +11,7 @@ use super::Limits;
 use pion_rules::game::Player;
 
 /// Moves still to play when `movestogo` is not given and the game has no better guess
-/// ([`crate::search::Evaluate::moves_to_go`]).
+/// ([`crate::search::Profile::moves_to_go`]).
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;
 /// The least time a `movetime` search is given, in ms (a clock with no time beyond its reserve
 /// gives none: depth 1 only).

@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::*;
+use crate::search::{Exact, MoveCodes};
 use crate::search::{Limits, Score};
 use pion_rules::avalam::{self, Avalam};
 use pion_rules::game::{Game, Player};
