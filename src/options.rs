@@ -60,6 +60,14 @@ fn variant_names() -> Vec<&'static str> {
     names
 }
 
+/// The settings with a spin option's checked number applied by `set`.
+fn with_number(mut settings: Settings, value: Value, set: fn(&mut Settings, i64)) -> Change {
+    if let Value::Number(n) = value {
+        set(&mut settings, n);
+    }
+    Change::Settings(settings)
+}
+
 /// The table: every option pion has, in the order `pion` lists them.
 fn declared() -> [Declared; 11] {
     use Value::{Number, Word};
@@ -75,12 +83,7 @@ fn declared() -> [Declared; 11] {
         Declared {
             name: "Hash",
             kind: |d| spin(d.hash_mib as i64, 1, 4096),
-            apply: |mut s, v| {
-                if let Number(n) = v {
-                    s.hash_mib = n as usize;
-                }
-                Change::Settings(s)
-            },
+            apply: |s, v| with_number(s, v, |s, n| s.hash_mib = n as usize),
         },
         Declared {
             // Listed for front ends that always set it; the search uses one thread.
@@ -115,22 +118,12 @@ fn declared() -> [Declared; 11] {
         Declared {
             name: "Depth",
             kind: |_| spin(0, 0, i64::from(MAX_DEPTH)),
-            apply: |mut s, v| {
-                if let Number(n) = v {
-                    s.level_depth = (n > 0).then_some(n as u32);
-                }
-                Change::Settings(s)
-            },
+            apply: |s, v| with_number(s, v, |s, n| s.level_depth = (n > 0).then_some(n as u32)),
         },
         Declared {
             name: "Seed",
             kind: |d| spin(d.seed as i64, 0, i64::from(u32::MAX)),
-            apply: |mut s, v| {
-                if let Number(n) = v {
-                    s.seed = n as u64;
-                }
-                Change::Settings(s)
-            },
+            apply: |s, v| with_number(s, v, |s, n| s.seed = n as u64),
         },
         Declared {
             name: "Variant",
@@ -143,22 +136,12 @@ fn declared() -> [Declared; 11] {
         Declared {
             name: "MoveOverhead",
             kind: |d| spin(d.move_overhead_ms as i64, 0, 5000),
-            apply: |mut s, v| {
-                if let Number(n) = v {
-                    s.move_overhead_ms = n as u64;
-                }
-                Change::Settings(s)
-            },
+            apply: |s, v| with_number(s, v, |s, n| s.move_overhead_ms = n as u64),
         },
         Declared {
             name: "Exploration",
             kind: |d| spin(d.mcts_exploration as i64, 0, 1000),
-            apply: |mut s, v| {
-                if let Number(n) = v {
-                    s.mcts_exploration = n as u32;
-                }
-                Change::Settings(s)
-            },
+            apply: |s, v| with_number(s, v, |s, n| s.mcts_exploration = n as u32),
         },
         Declared {
             name: "EgtbPath",
