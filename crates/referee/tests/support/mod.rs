@@ -5,6 +5,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -37,12 +38,30 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Fails the test, naming the tool, unless `python3` runs: the mock engines and the example
+/// engine are Python scripts, and a test may not pass by skipping them.
+pub fn require_python() {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    let found = *FOUND.get_or_init(|| {
+        Command::new("python3")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    assert!(
+        found,
+        "python3 is not on PATH: the referee's tests run Python mock engines"
+    );
+}
+
 pub fn mock_path() -> PathBuf {
+    require_python();
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/mock_engine.py")
 }
 
 /// The UGI mock engine (tests/engines/ugi_mock.py).
 pub fn ugi_mock_path() -> PathBuf {
+    require_python();
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/ugi_mock.py")
 }
 
