@@ -1,8 +1,8 @@
 //! The balanced opening books under `openings/` and `scripts/make-openings.py`, which makes
 //! them: every book line is a legal opening of the documented length, no position comes twice,
 //! and the script keeps exactly the openings whose score lies within its window, the same ones
-//! for the same seed, and refuses bad flags with an error. The script tests are skipped, with a
-//! note, when `python3` is not on PATH.
+//! for the same seed, and refuses bad flags with an error. The script tests need `python3` on PATH
+//! and fail, naming it, without it.
 
 mod common;
 
@@ -69,12 +69,16 @@ fn the_books_hold_distinct_legal_four_ply_openings() {
     }
 }
 
-fn python_available() -> bool {
-    let found = Command::new("python3").arg("--version").output().is_ok();
-    if !found {
-        println!("note: python3 is not on PATH; skipping the make-openings.py test");
-    }
-    found
+/// Fails the test, naming the tool, unless `python3` runs: a test may not pass by skipping.
+fn require_python() {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        found,
+        "python3 is not on PATH: it is needed to test scripts/make-openings.py"
+    );
 }
 
 fn make_openings(args: &[&str]) -> Output {
@@ -110,9 +114,7 @@ fn score(pion: &mut Pion, position: &str, depth: u32) -> i32 {
 
 #[test]
 fn make_openings_keeps_the_openings_within_its_window() {
-    if !python_available() {
-        return;
-    }
+    require_python();
     for (game, depth) in [("avalam", "2"), ("awale", "6")] {
         let args = [
             "--game",
@@ -175,9 +177,7 @@ fn make_openings_keeps_the_openings_within_its_window() {
 
 #[test]
 fn make_openings_refuses_bad_flags_and_reports_a_short_book() {
-    if !python_available() {
-        return;
-    }
+    require_python();
     for (args, expected) in [
         (&["--count", "0"][..], "--count must be at least 1"),
         (&["--window", "-5"][..], "--window must not be negative"),
@@ -228,9 +228,7 @@ fn make_openings_refuses_bad_flags_and_reports_a_short_book() {
 
 #[test]
 fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
-    if !python_available() {
-        return;
-    }
+    require_python();
     let dir = std::env::temp_dir().join(format!("pion-score-by-opening-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let games = dir.join("games.jsonl");

@@ -1,17 +1,17 @@
 //! Adjudication in real games: --draw, --resign and --adjudicate-proven end games from the
 //! engines' scripted scores, and the record says which rule did.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
 mod support;
 
-use support::{records, referee, scratch, stderr, summary};
+use support::{records, referee, scratch, stderr, summary, ugi_mock_path};
 
 /// A UGI mock that reports `score` on every move.
 fn scripted(score: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/ugi_mock.py");
+    let path = ugi_mock_path();
     format!("cmd=python3 '{}' --score '{score}'", path.display())
 }
 

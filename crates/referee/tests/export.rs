@@ -5,7 +5,7 @@ use std::path::Path;
 
 mod support;
 
-use support::{mock, records, referee, scratch, stderr, summary};
+use support::{mock, records, referee, run, scratch, stderr, strings, summary};
 
 fn recorded_match(dir: &Path) {
     let cmd = format!("cmd={}", mock(dir, &["deepening"]));
@@ -108,28 +108,12 @@ fn records_of_an_earlier_version_still_resume_and_merge() {
     let dir = scratch("export-old");
     let cmd = format!("cmd={}", mock(&dir, &[]));
     let args = |games: &str| {
-        vec![
-            "--game".to_string(),
-            "awale".into(),
-            "--engine".into(),
-            "name=a".into(),
-            cmd.clone(),
-            "--engine".into(),
-            "name=b".into(),
-            cmd.clone(),
-            "--games".into(),
-            games.into(),
-            "--tc".into(),
-            "depth=1".into(),
-            "--out".into(),
-            "g.jsonl".into(),
-            "--json".into(),
-        ]
+        strings(&[
+            "--game", "awale", "--engine", "name=a", &cmd, "--engine", "name=b", &cmd, "--games",
+            games, "--tc", "depth=1", "--out", "g.jsonl", "--json",
+        ])
     };
-    let run = |words: &[String]| {
-        let words: Vec<&str> = words.iter().map(String::as_str).collect();
-        referee(&dir, &words)
-    };
+    let run = |words: &[String]| run(&dir, words);
     assert!(run(&args("4")).status.success());
     // Rewrite the first two records as an earlier version wrote them: conditions as one line of
     // text, none of the new fields; drop the other two, to be played by a resume.

@@ -6,19 +6,9 @@ use std::process::Command;
 
 use support::REFEREE;
 
-fn have_python() -> bool {
-    Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
 #[test]
 fn pion_beats_the_python_random_engine_through_the_referee() {
-    if !have_python() {
-        eprintln!("python3 is not on PATH: skipping the match against scripts/random_engine.py");
-        return;
-    }
+    support::require_python();
     let root = support::repo_root();
     let dir = std::env::temp_dir().join(format!("pion-referee-pion-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

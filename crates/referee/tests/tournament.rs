@@ -4,25 +4,15 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
 mod support;
 
 use support::{
-    REFEREE, assert_all_gone, children_of, mock, records, referee, scratch, stderr, summary,
-    wait_for_records,
+    assert_all_gone, children_of, engine, records, referee, run, scratch, signal, spawn_referee,
+    stderr, strings, summary, wait_for_records,
 };
-
-/// `--engine name=NAME cmd=...` words for a mock with these faults.
-fn engine(dir: &Path, name: &str, faults: &[&str]) -> Vec<String> {
-    vec![
-        "--engine".into(),
-        format!("name={name}"),
-        format!("cmd={}", mock(dir, faults)),
-    ]
-}
 
 /// Four engines: a good one and three broken ones.
 fn four_engines(dir: &Path) -> Vec<String> {
@@ -32,15 +22,6 @@ fn four_engines(dir: &Path) -> Vec<String> {
     args.extend(engine(dir, "hanger", &["hang-go-after=3"]));
     args.extend(engine(dir, "cheater", &["illegal-after=4"]));
     args
-}
-
-fn run(dir: &Path, args: &[String]) -> std::process::Output {
-    let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    referee(dir, &args)
-}
-
-fn strings(words: &[&str]) -> Vec<String> {
-    words.iter().map(|w| w.to_string()).collect()
 }
 
 #[test]
@@ -242,23 +223,12 @@ fn sigterm_leaves_no_process_and_resume_completes_the_tournament() {
         "games.jsonl",
         "--json",
     ]));
-    let child = Command::new(REFEREE)
-        .args(&args)
-        .args(["--log-dir", "logs"])
-        .current_dir(&dir)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_referee(&dir, &args);
     let file = dir.join("games.jsonl");
     wait_for_records(&file, 3);
-    let referee_pid = child.id() as i32;
-    let engines = children_of(referee_pid);
+    let engines = children_of(child.id());
     assert!(!engines.is_empty(), "engines are running");
-    // SAFETY: signalling our own child.
-    unsafe {
-        libc::kill(referee_pid, libc::SIGTERM);
-    }
+    signal(child.id(), libc::SIGTERM);
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
     assert_all_gone(&dir);

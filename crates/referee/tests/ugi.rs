@@ -2,14 +2,14 @@
 //! `pion`, one that ignores it), what a UGI engine is sent, `proto=` fixed either way, and pion
 //! itself played as a UGI engine.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod support;
 
-use support::{mock, records, referee, scratch, stderr, summary};
+use support::{mock, records, referee, scratch, stderr, summary, ugi_mock_path};
 
 fn ugi_mock(dir: &Path, args: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/ugi_mock.py");
+    let path = ugi_mock_path();
     format!(
         "python3 '{}' --log '{}' {args}",
         path.display(),

@@ -2,8 +2,10 @@
 
 #![allow(dead_code)]
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -36,8 +38,31 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// Fails the test, naming the tool, unless `python3` runs: the mock engines and the example
+/// engine are Python scripts, and a test may not pass by skipping them.
+pub fn require_python() {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    let found = *FOUND.get_or_init(|| {
+        Command::new("python3")
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    assert!(
+        found,
+        "python3 is not on PATH: the referee's tests run Python mock engines"
+    );
+}
+
 pub fn mock_path() -> PathBuf {
+    require_python();
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/mock_engine.py")
+}
+
+/// The UGI mock engine (tests/engines/ugi_mock.py).
+pub fn ugi_mock_path() -> PathBuf {
+    require_python();
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/engines/ugi_mock.py")
 }
 
 /// The `cmd=` of a mock engine with faults, recording its pids in `dir/pids`.
@@ -51,6 +76,55 @@ pub fn mock(dir: &Path, faults: &[&str]) -> String {
         cmd.push_str(&format!(" --fault {fault}"));
     }
     cmd
+}
+
+/// `--engine name=NAME cmd=...` words for a mock with these faults.
+pub fn engine(dir: &Path, name: &str, faults: &[&str]) -> Vec<String> {
+    vec![
+        "--engine".into(),
+        format!("name={name}"),
+        format!("cmd={}", mock(dir, faults)),
+    ]
+}
+
+pub fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// [`referee`] with owned arguments.
+pub fn run(dir: &Path, args: &[String]) -> Output {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    referee(dir, &args)
+}
+
+/// The referee started in the background in `dir`, logging to `dir/logs`, its output piped.
+pub fn spawn_referee<S: AsRef<OsStr>>(dir: &Path, args: &[S]) -> Child {
+    Command::new(REFEREE)
+        .args(args)
+        .args(["--log-dir", "logs"])
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the referee starts")
+}
+
+/// Sends `signal` to `pid`, a process this test started (or one of its children).
+pub fn signal(pid: u32, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(pid).expect("a pid fits pid_t");
+    // SAFETY: kill only sends a signal; the pid is one of this test's processes.
+    let sent = unsafe { libc::kill(pid, signal) };
+    assert_eq!(sent, 0, "kill({pid}, {signal}) failed");
+}
+
+/// Waits (30 s at most) until `child` ends.
+pub fn wait_for_exit(child: &mut Child) {
+    let give_up = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < give_up, "the referee did not stop");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 pub fn referee(dir: &Path, args: &[&str]) -> Output {
@@ -130,7 +204,7 @@ pub fn wait_for_records(file: &Path, count: usize) {
 }
 
 /// The pids whose parent is `pid`, from /proc.
-pub fn children_of(pid: i32) -> Vec<i32> {
+pub fn children_of(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
