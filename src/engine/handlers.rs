@@ -1,0 +1,329 @@
+//! The command handlers: each turns one typed command into a change of the session's state
+//! and typed replies, or into one error message that leaves the state as it was.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::jobs::{Job, RunningSearch, Work, spawn_search};
+use super::output::Output;
+use super::state::{AnyTable, Table, with_table};
+use super::{
+    CommandResult, ENGINE_AUTHOR, ENGINE_NAME, MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_PERFT_DEPTH,
+    Session,
+};
+use crate::options::{self, Change, option_specs};
+use crate::search::{self, Clock, Limits, SearchGame, Settings};
+use pion_protocol::{GameKind, GoParams, Query, Reply, Start, Status};
+use pion_rules::game::{Game, History, PerftReport, Player};
+use pion_rules::with_game;
+
+impl Session {
+    pub(super) fn identify(&self, pion: bool) {
+        let out = &self.out;
+        out.send(&Reply::Id("name", ENGINE_NAME.to_string()));
+        out.send(&Reply::Id("version", env!("CARGO_PKG_VERSION").to_string()));
+        out.send(&Reply::Id("author", ENGINE_AUTHOR.to_string()));
+        if pion {
+            for game in GameKind::ALL {
+                out.send(&Reply::Game(game.name()));
+            }
+        }
+        for spec in option_specs() {
+            out.send(&Reply::Option(spec));
+        }
+        out.send(if pion { &Reply::PionOk } else { &Reply::UgiOk });
+    }
+
+    pub(super) fn current_game(&self) -> GameKind {
+        match self.table {
+            AnyTable::Avalam(_) => GameKind::Avalam,
+            AnyTable::Awale(_) => GameKind::Awale,
+        }
+    }
+
+    /// A new game: the same game keeps its variant, the other game starts with the standard one.
+    pub(super) fn new_game(&mut self, game: Option<GameKind>) {
+        let game = game.unwrap_or(self.current_game());
+        if game == self.current_game() {
+            with_table!(&mut self.table, t => t.restart(t.variant));
+            return;
+        }
+        // The other game's table is shrunk (which frees it) before this one is made: with a
+        // large `Hash`, two at once could exhaust the memory.
+        let settings = self.settings;
+        let small = Settings {
+            hash_mib: 1,
+            ..settings
+        };
+        with_table!(&self.table, t => t.searcher().set_settings(small));
+        self.table = match game {
+            GameKind::Avalam => AnyTable::Avalam(Table::new(Default::default(), settings)),
+            GameKind::Awale => AnyTable::Awale(Table::new(Default::default(), settings)),
+        };
+        if let Some((_, variant)) = self.kept_variant.take_if(|(kept, _)| *kept == game) {
+            self.set_variant(&variant)
+                .expect("a kept variant is a variant of its game");
+        }
+    }
+
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
+        match options::set_option(self.settings, name, value)? {
+            Change::Settings(settings) => {
+                self.settings = settings;
+                with_table!(&self.table, t => t.searcher().set_settings(settings));
+            }
+            Change::Game(game) => self.new_game(Some(game)),
+            Change::Variant(name) => return self.choose_variant(&name),
+            Change::EgtbPath(dir) => {
+                return crate::egtb::install(dir.as_deref().map(std::path::Path::new))
+                    .map(|_| ())
+                    .map_err(|e| format!("setoption: EgtbPath: {e}; playing without databases"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the `Variant` option: a variant of the current game applies at once (and `standard`,
+    /// a variant of both, forgets a kept one); a variant of the other game only is kept for its
+    /// next start, since UGI tools send `Variant` and `Game` in any order (protocol.md).
+    pub(super) fn choose_variant(&mut self, name: &str) -> CommandResult {
+        fn has(game: GameKind, name: &str) -> bool {
+            with_game!(game, G => G::parse_variant(name).is_some())
+        }
+        let current = self.current_game();
+        let other = GameKind::ALL.into_iter().find(|&g| g != current);
+        match other {
+            Some(other) if has(other, name) && !has(current, name) => {
+                self.kept_variant = Some((other, name.to_string()));
+                Ok(())
+            }
+            _ => {
+                self.set_variant(name)?;
+                if other.is_some_and(|o| has(o, name)) {
+                    self.kept_variant = None;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// Changes the variant of the current game, which starts it again from the start position.
+    pub(super) fn set_variant(&mut self, name: &str) -> CommandResult {
+        fn apply<G: SearchGame>(t: &mut Table<G>, name: &str) -> CommandResult {
+            let variant = G::parse_variant(name).ok_or_else(|| {
+                format!(
+                    "setoption: Variant {name} is not a variant of {} (its variants: {})",
+                    G::NAME,
+                    G::variant_names().join(", ")
+                )
+            })?;
+            t.restart(variant);
+            Ok(())
+        }
+        with_table!(&mut self.table, t => apply(t, name))
+    }
+
+    pub(super) fn go(&mut self, params: &GoParams) -> CommandResult {
+        let limits =
+            with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
+        // A finished game has nothing to search: answer at once, so that a script may go on
+        // without waiting (`go infinite` still waits for `stop`, as any infinite search does).
+        let over = with_table!(&self.table, t => t.history.outcome().is_some());
+        if over && !limits.infinite {
+            self.out.send(&Reply::BestMove(None));
+            return Ok(());
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicBool::new(false));
+        let handle = with_table!(&self.table, t => spawn_search(
+            t,
+            limits,
+            self.out.clone(),
+            stop.clone(),
+            finished.clone(),
+        ));
+        let bounded = !limits.infinite
+            && (limits.depth.is_some()
+                || limits.nodes.is_some()
+                || limits.movetime.is_some()
+                || limits.clock.is_some());
+        self.search = Some(RunningSearch {
+            work: Work::Go,
+            stop,
+            finished,
+            handle,
+            bounded,
+        });
+        Ok(())
+    }
+
+    pub(super) fn perft(&mut self, depth: u32) -> CommandResult {
+        if depth > MAX_PERFT_DEPTH {
+            return Err(format!(
+                "perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
+            ));
+        }
+        let job: Job = with_table!(&self.table, t => {
+            let position = *t.history.position();
+            Box::new(move |stop: &AtomicBool| match PerftReport::run_until(&position, depth, stop) {
+                Some(report) => Reply::Perft(report.to_string()),
+                None => Reply::Error("perft: stopped before the count was complete".into()),
+            })
+        });
+        self.spawn_job(Work::Perft, job);
+        Ok(())
+    }
+
+    pub(super) fn bench(&mut self, depth: Option<u32>) -> CommandResult {
+        if let Some(depth) = depth.filter(|&d| d > MAX_BENCH_DEPTH) {
+            return Err(format!(
+                "bench: depth {depth} is too deep (at most {MAX_BENCH_DEPTH})"
+            ));
+        }
+        self.spawn_job(
+            Work::Bench,
+            move |stop: &AtomicBool| match search::bench::bench_until(depth, stop) {
+                Some(report) => Reply::Bench(report.to_string()),
+                None => Reply::Error("bench: stopped before it finished".into()),
+            },
+        );
+        Ok(())
+    }
+}
+
+/// Turns `go` parameters into search limits, checking that a clock names the side to move.
+pub(super) fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
+    if let Some(depth) = params.depth
+        && depth > MAX_GO_DEPTH
+    {
+        return Err(format!(
+            "go: depth {depth} is too deep (at most {MAX_GO_DEPTH})"
+        ));
+    }
+    let clock = if params.p1time.is_some() || params.p2time.is_some() {
+        let time = [params.p1time, params.p2time];
+        if time[side.index()].is_none() {
+            return Err(format!(
+                "go: p{}time is missing: the clock of the side to move is needed",
+                side.number()
+            ));
+        }
+        Some(Clock {
+            time: time.map(|t| t.unwrap_or(0)),
+            inc: [params.p1inc.unwrap_or(0), params.p2inc.unwrap_or(0)],
+            movestogo: params.movestogo,
+        })
+    } else {
+        let clock_only = [
+            ("p1inc", params.p1inc.is_some()),
+            ("p2inc", params.p2inc.is_some()),
+            ("movestogo", params.movestogo.is_some()),
+        ];
+        if let Some((name, _)) = clock_only.iter().find(|(_, given)| *given) {
+            return Err(format!("go: {name} needs a clock (p1time or p2time)"));
+        }
+        None
+    };
+    Ok(Limits {
+        depth: params.depth.map(|d| d.max(1)),
+        nodes: params.nodes,
+        movetime: params.movetime,
+        clock,
+        infinite: params.infinite,
+    })
+}
+
+pub(super) fn set_position<G: SearchGame>(
+    table: &mut Table<G>,
+    start: &Start,
+    moves: &[String],
+) -> CommandResult {
+    let root = match start {
+        Start::StartPos => G::start(table.variant),
+        Start::Notation { board, side, .. } => {
+            G::parse_position(board, side, table.variant).map_err(|e| format!("position: {e}"))?
+        }
+    };
+    let mut history = History::new(root);
+    for (i, text) in moves.iter().enumerate() {
+        history.play_text(text).map_err(|e| {
+            format!(
+                "position: move {} ({}): {e}",
+                i + 1,
+                pion_rules::game::shorten(text)
+            )
+        })?;
+    }
+    table.history = history;
+    Ok(())
+}
+
+pub(super) fn legal<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
+    let mut moves = G::Moves::default();
+    table.history.legal_moves(&mut moves);
+    let moves = moves.as_ref().iter().map(|&m| G::format_move(m)).collect();
+    out.send(&Reply::Legal(moves));
+    Ok(())
+}
+
+pub(super) fn status<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
+    let position = table.history.position();
+    let status = match table.history.outcome() {
+        None => Status {
+            turn: Some(position.side_to_move().number()),
+            winner: None,
+            score: position.points(),
+            reason: None,
+        },
+        Some(outcome) => Status {
+            turn: None,
+            winner: outcome.winner().map(Player::number),
+            score: outcome.score,
+            reason: Some(outcome.reason.as_str()),
+        },
+    };
+    out.send(&Reply::Status(status));
+    Ok(())
+}
+
+pub(super) fn show<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
+    let position = table.history.position();
+    out.send(&Reply::Board {
+        game: G::NAME,
+        picture: position.pretty(),
+        position: position.format_position(),
+    });
+    Ok(())
+}
+
+pub(super) fn answer_query<G: SearchGame>(
+    table: &Table<G>,
+    query: Query,
+    out: &Output,
+) -> CommandResult {
+    let outcome = table.history.outcome();
+    let answer = match query {
+        Query::P1Turn => {
+            if table.history.position().side_to_move() == Player::One {
+                "true"
+            } else {
+                "false"
+            }
+        }
+        Query::GameOver => {
+            if outcome.is_some() {
+                "true"
+            } else {
+                "false"
+            }
+        }
+        Query::Result => match outcome.map(|o| o.winner()) {
+            None => "none",
+            Some(Some(Player::One)) => "p1win",
+            Some(Some(Player::Two)) => "p2win",
+            Some(None) => "draw",
+        },
+    };
+    out.send(&Reply::Response(answer));
+    Ok(())
+}

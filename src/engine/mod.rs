@@ -1,0 +1,212 @@
+//! The engine session: the state behind the protocol and the dispatch of commands.
+//!
+//! Data flows one way: a line of text becomes a typed [`Command`] (the protocol crate's parser),
+//! the session runs it (`handlers.rs`, on the game state of `state.rs`), and typed [`Reply`]
+//! values become text in the [`Output`]. A search, `perft` or `bench` runs on its own thread
+//! (`jobs.rs`) and writes its replies to the same output.
+//!
+//! Every command either changes the state completely or not at all: a command that fails sends
+//! one `error` line and leaves everything as it was.
+
+mod handlers;
+mod jobs;
+mod output;
+mod state;
+
+use std::io::BufRead;
+use std::sync::atomic::Ordering;
+
+use crate::search::Settings;
+use handlers::{answer_query, legal, set_position, show, status};
+use jobs::{RunningSearch, Work};
+pub use output::Output;
+use pion_protocol::{Command, GameKind, Line, LineReader, MAX_LINE, Reply, parse_command};
+use state::{AnyTable, Table, with_table};
+
+/// The deepest `go depth` the protocol accepts.
+pub const MAX_GO_DEPTH: u32 = crate::search::MAX_DEPTH;
+
+/// The deepest `perft` the protocol and the command line accept.
+pub const MAX_PERFT_DEPTH: u32 = 16;
+
+/// The deepest `bench` the protocol and the command line accept (as for `go`).
+pub const MAX_BENCH_DEPTH: u32 = MAX_GO_DEPTH;
+
+/// What the input loop should do after a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next line.
+    Continue,
+    /// Exit.
+    Quit,
+}
+
+/// An error reply's text.
+type CommandResult = Result<(), String>;
+
+/// The engine session: options, the current game, and the running search if any.
+pub struct Session {
+    out: Output,
+    settings: Settings,
+    table: AnyTable,
+    search: Option<RunningSearch>,
+    /// A `Variant` of the other game only, kept for that game's next start (see
+    /// [`Session::choose_variant`]).
+    kept_variant: Option<(GameKind, String)>,
+}
+
+const ENGINE_NAME: &str = "pion";
+const ENGINE_AUTHOR: &str = "the pion developers";
+
+impl Session {
+    /// A session that replies to `out`, playing Avalam from the start position.
+    pub fn new(out: Output) -> Session {
+        let settings = Settings::default();
+        Session {
+            out,
+            settings,
+            table: AnyTable::Avalam(Table::new(Default::default(), settings)),
+            search: None,
+            kept_variant: None,
+        }
+    }
+
+    /// Reads commands from `input` until `quit` or end of input. At end of input a search with a
+    /// limit, a `perft` or a `bench` runs to its end (so `printf 'go depth 5\n' | pion` prints its
+    /// result); an unlimited search is stopped.
+    pub fn run(&mut self, input: impl BufRead) {
+        for line in LineReader::new(input, MAX_LINE) {
+            let flow = match line {
+                Ok(Line::Text(text)) => self.handle_line(&text),
+                Ok(Line::TooLong) => {
+                    self.error(format!("line too long: the limit is {MAX_LINE} bytes"));
+                    Flow::Continue
+                }
+                Ok(Line::NotUtf8) => {
+                    self.error("line is not valid UTF-8".to_string());
+                    Flow::Continue
+                }
+                Err(e) => {
+                    eprintln!("pion: reading input failed: {e}");
+                    break;
+                }
+            };
+            if flow == Flow::Quit {
+                self.stop_search();
+                return;
+            }
+        }
+        if let Some(search) = &self.search
+            && !search.bounded
+        {
+            search.stop.store(true, Ordering::Relaxed);
+        }
+        self.join_search();
+    }
+
+    /// Handles one input line: parses it and runs the command, replying on the output.
+    pub fn handle_line(&mut self, line: &str) -> Flow {
+        if line.trim().is_empty() {
+            return Flow::Continue;
+        }
+        match parse_command(line) {
+            Ok(command) => self.handle(command),
+            Err(e) => {
+                self.error(e.0);
+                Flow::Continue
+            }
+        }
+    }
+
+    fn error(&self, message: String) {
+        self.out.send(&Reply::Error(message));
+    }
+
+    /// Runs one parsed command.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        self.reap_search();
+        let result = match command {
+            Command::Quit => return Flow::Quit,
+            Command::Stop => {
+                self.stop_search();
+                Ok(())
+            }
+            Command::IsReady => {
+                self.out.send(&Reply::ReadyOk);
+                Ok(())
+            }
+            Command::Pion => {
+                self.identify(true);
+                Ok(())
+            }
+            Command::Ugi => {
+                self.identify(false);
+                Ok(())
+            }
+            // Commands that only read the state are answered even during a search.
+            Command::Legal => with_table!(&self.table, t => legal(t, &self.out)),
+            Command::Status => with_table!(&self.table, t => status(t, &self.out)),
+            Command::Show => with_table!(&self.table, t => show(t, &self.out)),
+            Command::Query(query) => {
+                with_table!(&self.table, t => answer_query(t, query, &self.out))
+            }
+            Command::Help(topic) => {
+                self.out.send(&Reply::Help(topic));
+                Ok(())
+            }
+            // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
+            // piped scripts can send several in a row); during `go` they are refused.
+            command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {
+                self.join_search();
+                return self.handle(command);
+            }
+            command if self.search.is_some() => Err(format!(
+                "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
+                command_word(&command)
+            )),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame(game) => {
+                self.new_game(game);
+                Ok(())
+            }
+            Command::UgiNewGame => {
+                self.new_game(None);
+                Ok(())
+            }
+            Command::Position { start, moves } => {
+                with_table!(&mut self.table, t => set_position(t, &start, &moves))
+            }
+            Command::Play(text) => with_table!(&mut self.table, t => t
+                .history
+                .play_text(&text)
+                .map(|_| ())
+                .map_err(|e| e.to_string())),
+            Command::Undo => with_table!(&mut self.table, t => {
+                if t.history.undo() { Ok(()) } else { Err("undo: no move to take back".to_string()) }
+            }),
+            Command::Go(params) => self.go(&params),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Bench(depth) => self.bench(depth),
+        };
+        if let Err(message) = result {
+            self.error(message);
+        }
+        Flow::Continue
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop_search();
+    }
+}
+
+/// The first word of a command, for error messages.
+fn command_word(command: &Command) -> String {
+    command
+        .to_string()
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
