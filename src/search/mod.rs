@@ -314,15 +314,14 @@ impl<G: SearchGame> Searcher<G> {
             )),
             Level::Max => match s.algorithm {
                 Algorithm::AlphaBeta => {
-                    let outcome = alphabeta::search(
+                    let request = alphabeta::Request {
                         game,
                         limits,
-                        &mut self.table,
-                        &mut self.heuristics,
                         clock,
-                        first,
-                        report,
-                    );
+                        fallback: first,
+                    };
+                    let outcome =
+                        alphabeta::search(&request, &mut self.table, &mut self.heuristics, report);
                     Some(outcome.best)
                 }
                 Algorithm::Mcts => Some(mcts::search(game, limits, &s, clock, first, report)),

@@ -51,6 +51,7 @@ const SELECTED_MOVES: usize = 3;
 /// over, lines are short and the solver should see them whole.
 const FRONTIER_MIN_MOVES: usize = 8;
 
+mod driver;
 mod node;
 mod ordering;
 mod pv;
@@ -58,6 +59,7 @@ mod solve;
 #[cfg(test)]
 mod tests;
 
+pub use driver::{Request, search};
 pub use ordering::Heuristics;
 
 /// The outcome of one alpha-beta search.
@@ -170,126 +172,4 @@ impl<'a, G: Evaluate> Search<'a, G> {
             .take_while(|&&(_, m)| m == mark)
             .any(|&(h, _)| h == hash)
     }
-}
-
-/// Runs iterative deepening on the current position of `game`. `fallback` is played if not even
-/// one root move could be searched.
-#[allow(clippy::too_many_arguments)]
-pub fn search<G: Evaluate>(
-    game: &History<G>,
-    limits: &Limits,
-    tt: &mut Table,
-    heur: &mut Heuristics,
-    clock: &Watch<'_>,
-    fallback: G::Move,
-    report: &mut dyn FnMut(&Info),
-) -> Choice<G::Move> {
-    tt.new_search();
-    heur.age();
-    let root = *game.position();
-    let mut search = Search::new(game, tt, heur, clock);
-    let mut best = fallback;
-    let mut last = Info {
-        pv: vec![G::format_move(fallback)],
-        ..Info::default()
-    };
-    let max_depth = limits
-        .depth
-        .unwrap_or(MAX_PLY as u32 - 1)
-        .clamp(1, MAX_PLY as u32 - 1);
-    // Under a clock a forced move is played after depth 1; `movetime` is spent as asked.
-    let single = root.count_moves() == 1 && clock.budget().is_some_and(|b| !b.use_all);
-    for depth in 1..=max_depth {
-        let started = clock.elapsed_ms();
-        let (nodes_before, unproven_before, ends_before) =
-            (search.nodes, search.unproven, search.ends);
-        search.seldepth = 0;
-        search.root_best = None;
-        let v = search.negamax(&root, depth as i32, 0, -INFINITY, INFINITY);
-        if search.aborted {
-            // A partly searched iteration still improves on the last when its first move (the
-            // previous best) was searched in full and some move beat it. Its line is reported,
-            // so that the move played is the one shown, with the score as a lower bound: the
-            // moves not yet searched may be better still.
-            if let Some((mv, v)) = search.root_best
-                && mv != best
-            {
-                best = mv;
-                // A loss is no bound from below that the protocol can say.
-                let score = (v > -value::WIN_MIN).then(|| value::to_score(v, false));
-                last = search.root_info(depth, score, true, Some(mv));
-                report(&last);
-            }
-            break;
-        }
-        let exact = search.unproven == unproven_before;
-        if let Some(&first) = search.pv_moves().first() {
-            best = first;
-        }
-        let score = Some(value::to_score(v, exact));
-        last = search.root_info(depth, score, !exact && value::is_decisive(v), None);
-        report(&last);
-        let elapsed = last.time_ms;
-        let last_iteration_ms = elapsed - started;
-        // Proven: deeper iterations would only say it again (`infinite` then waits for `stop`).
-        if exact {
-            break;
-        }
-        if single && !limits.infinite {
-            break;
-        }
-        // Try to solve once finished games are a good share of the leaves; never under a depth
-        // limit, which asks for exactly that depth (and keeps `bench` a signature of the search).
-        let ends = search.ends - ends_before;
-        let heuristic_leaves = search.unproven - unproven_before;
-        if G::SOLVES_ENDGAMES
-            && !exact
-            && limits.depth.is_none()
-            && ends * SOLVE_END_SHARE >= heuristic_leaves
-        {
-            let cap = (search.nodes - nodes_before).max(SOLVE_MIN_NODES);
-            if let Some((mv, info)) = search.solve_root(&root, cap, depth, report) {
-                best = mv.unwrap_or(best);
-                last = info;
-                break;
-            }
-            if search.aborted {
-                break;
-            }
-        }
-        if let Some(budget) = clock.budget()
-            && !time::worth_next_iteration(&budget, elapsed, last_iteration_ms)
-        {
-            break;
-        }
-    }
-    // A draw or a loss proven exactly: play the move that keeps it and is hardest to answer.
-    let goal = match (last.score, last.score_bound) {
-        (Some(Score::Draw), false) => Some((0, 1)),
-        (Some(Score::Loss(m)), false) => Some((value::terminal(-(m as i32)), 0)),
-        _ => None,
-    };
-    if let Some((root_value, goal)) = goal
-        && G::SOLVES_ENDGAMES
-        && limits.depth.is_none()
-        && !search.aborted
-    {
-        let chosen = search.swindle(&root, best, root_value, goal);
-        if chosen != best {
-            best = chosen;
-            last.pv = vec![G::format_move(best)];
-            last.nodes = search.nodes;
-            last.time_ms = clock.elapsed_ms();
-            report(&last);
-        }
-    }
-    let reported_nodes = last.nodes;
-    last.nodes = search.nodes;
-    last.time_ms = clock.elapsed_ms();
-    // Stopped before one root move was searched: still one line, for the move played. Stopped
-    // inside an iteration: the last line again, with the nodes and time of the whole search.
-    if last.depth == 0 || last.nodes != reported_nodes {
-        report(&last);
-    }
-    Choice { best, info: last }
 }
