@@ -2,11 +2,12 @@
 //! any front end that drives an engine process.
 //!
 //! pion prints [`crate::Reply`]; what comes back from an arbitrary engine is less certain, so
-//! this parser is lenient where the protocol allows it (unknown `info` fields are skipped, as
-//! UCI front ends do) and exact about what a referee relies on (`bestmove`, `readyok`,
+//! this parser is lenient where the protocol allows it (`info` lines are read by
+//! [`InfoFields::parse`], which skips unknown fields as UCI front ends do) and exact about what a referee relies on (`bestmove`, `readyok`,
 //! `pionok`, `ugiok`). A line it does not know is [`Heard::Other`], never an error: an engine may
 //! print anything between replies.
 
+use crate::engine_info::{InfoFields, ScoreValue};
 use crate::info::{Info, Score};
 
 /// One line from an engine, as a front end understands it.
@@ -73,48 +74,36 @@ pub fn parse_heard(line: &str) -> Heard {
             }
         },
         Some("error") => Heard::Error(line.trim().trim_start_matches("error").trim().to_string()),
-        Some("info") => parse_info(line, words),
+        Some("info") => InfoFields::parse(line).map_or(Heard::Other, info),
         _ => Heard::Other,
     }
 }
 
-/// The fields of an `info` line, or its message for `info string ...`.
-fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Heard {
-    let mut info = Info::default();
-    let number = |word: Option<&str>| word.and_then(|w| w.parse::<u64>().ok());
-    while let Some(key) = words.next() {
-        match key {
-            "string" => {
-                let text = line.split_once(" string").map_or("", |(_, text)| text);
-                return Heard::InfoString(text.trim().to_string());
-            }
-            "depth" => info.depth = number(words.next()).unwrap_or(0) as u32,
-            "seldepth" => info.seldepth = number(words.next()).unwrap_or(0) as u32,
-            "nodes" => info.nodes = number(words.next()).unwrap_or(0),
-            "time" => info.time_ms = number(words.next()).unwrap_or(0),
-            "hashfull" => info.hashfull = number(words.next()).map(|n| n as u32),
-            "playouts" => info.playouts = number(words.next()),
-            "tbhits" => info.tbhits = number(words.next()),
-            "score" => {
-                let margin = |word: Option<&str>| word.and_then(|w| w.parse::<u32>().ok());
-                info.score = match words.next() {
-                    Some("cp") => words.next().and_then(|w| w.parse().ok()).map(Score::Centi),
-                    Some("win") => margin(words.next()).map(Score::Win),
-                    Some("loss") => margin(words.next()).map(Score::Loss),
-                    Some("draw") => Some(Score::Draw),
-                    _ => None,
-                }
-            }
-            "lowerbound" | "upperbound" => info.score_bound = true,
-            "pv" => {
-                info.pv = words.map(str::to_string).collect();
-                break;
-            }
-            // `nps` is derived from nodes and time; other engines' fields are skipped.
-            _ => {}
-        }
+/// The `info` reply of a line read by [`InfoFields::parse`], or its message for `info string`.
+fn info(fields: InfoFields) -> Heard {
+    if let Some(text) = fields.string {
+        return Heard::InfoString(text);
     }
-    Heard::Info(info)
+    // A mate score is not one of these games' scores.
+    let score = fields.score.and_then(|s| match s.value {
+        ScoreValue::Centi(c) => Some(Score::Centi(c)),
+        ScoreValue::Win(m) => Some(Score::Win(m)),
+        ScoreValue::Draw => Some(Score::Draw),
+        ScoreValue::Loss(m) => Some(Score::Loss(m)),
+        ScoreValue::Mate(_) => None,
+    });
+    Heard::Info(Info {
+        depth: fields.depth.unwrap_or(0),
+        seldepth: fields.seldepth.unwrap_or(0),
+        score,
+        score_bound: score.is_some() && fields.score.is_some_and(|s| s.bound.is_some()),
+        nodes: fields.nodes.unwrap_or(0),
+        time_ms: fields.time_ms.unwrap_or(0),
+        hashfull: fields.hashfull,
+        playouts: fields.playouts,
+        tbhits: fields.tbhits,
+        pv: fields.pv,
+    })
 }
 
 #[cfg(test)]
@@ -213,5 +202,67 @@ mod tests {
             (None, 2),
             "mate is not a score of these games"
         );
+    }
+
+    #[test]
+    fn broken_replies_are_other_lines_or_malformed_never_a_panic() {
+        // Known words without what must follow them are not replies.
+        assert_eq!(parse_heard("id"), Heard::Other);
+        assert_eq!(parse_heard("game"), Heard::Other);
+        assert_eq!(parse_heard("option"), Heard::Other);
+        assert_eq!(parse_heard("option type spin"), Heard::Other);
+        assert_eq!(
+            parse_heard("Bestmove C"),
+            Heard::Other,
+            "words are case-sensitive"
+        );
+        assert_eq!(parse_heard("\u{0}\u{7f} \u{fffd}"), Heard::Other);
+        assert!(matches!(
+            parse_heard("bestmove C ponder"),
+            Heard::Malformed(_)
+        ));
+        assert!(matches!(
+            parse_heard("bestmove C hint D"),
+            Heard::Malformed(_)
+        ));
+        assert_eq!(parse_heard("error"), Heard::Error(String::new()));
+        assert_eq!(parse_heard("error   "), Heard::Error(String::new()));
+    }
+
+    #[test]
+    fn info_lines_with_bad_values_keep_the_fields_that_read() {
+        assert_eq!(parse_heard("info"), Heard::Info(Info::default()));
+        let Heard::Info(info) = parse_heard(
+            "info depth 99999999999 seldepth -1 nodes 18446744073709551616 time 5 score cp 1e9",
+        ) else {
+            panic!("an info line");
+        };
+        assert_eq!(
+            info,
+            Info {
+                time_ms: 5,
+                ..Info::default()
+            },
+            "numbers out of range are left out"
+        );
+        // A value that does not read is skipped, and the word after the name is a name again.
+        let Heard::Info(info) = parse_heard("info depth nodes 7 score win lowerbound time") else {
+            panic!("an info line");
+        };
+        assert_eq!((info.depth, info.nodes), (0, 7));
+        assert_eq!((info.score, info.score_bound), (None, false));
+        let Heard::Info(info) = parse_heard("info score cp 12 upperbound depth 1 pv") else {
+            panic!("an info line");
+        };
+        assert_eq!(
+            (info.score, info.score_bound, info.depth),
+            (Some(Score::Centi(12)), true, 1)
+        );
+        assert!(info.pv.is_empty());
+        assert_eq!(
+            parse_heard("info depth 3 string  two  words"),
+            Heard::InfoString("two  words".into())
+        );
+        assert_eq!(parse_heard("info string"), Heard::InfoString(String::new()));
     }
 }

@@ -9,13 +9,13 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::adjudicate::{Adjudication, Adjudicator, Verdict};
 use super::config::{MaxPliesRule, TimeControl};
-use super::engine::EngineError;
+use super::engine::{BestMove, EngineError};
 use super::handshake::Identity;
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
 use pion_protocol::GoParams;
-use pion_protocol::engine_info::MoveData;
+use pion_protocol::engine_info::{EngineScore, MoveData};
 use pion_rules::GameKind;
 use pion_rules::game::{Game, History, Player};
 
@@ -180,47 +180,69 @@ struct Trace {
 }
 
 impl Trace {
-    fn end(
-        self,
-        winner: Option<usize>,
-        reason: Reason,
-        detail: Option<String>,
-        score: [u32; 2],
-        rule: Option<&str>,
-    ) -> GameOutcome {
+    /// The outcome of the game that ended so.
+    fn finish(self, ending: Ending) -> GameOutcome {
         GameOutcome {
-            winner,
-            reason,
-            detail,
-            loser: None,
-            score,
+            winner: ending.winner,
+            reason: ending.reason,
+            detail: ending.detail,
+            loser: ending.loser,
+            score: ending.score,
             moves: self.moves,
             times_ms: self.times_ms,
             data: self.data,
-            rule: rule.map(str::to_string),
+            rule: ending.rule.map(str::to_string),
             players: self.players,
             started: self.started,
         }
     }
+}
 
-    /// The game lost by `loser`'s fault; its engine is killed when `kill` is set.
-    fn forfeit(
-        self,
-        seats: &mut [&mut Seat; 2],
-        score: [u32; 2],
-        loser: usize,
-        reason: Reason,
+/// How a game ended, apart from what it produced on the way.
+struct Ending {
+    winner: Option<usize>,
+    reason: Reason,
+    detail: Option<String>,
+    loser: Option<usize>,
+    score: [u32; 2],
+    rule: Option<&'static str>,
+}
+
+impl Ending {
+    /// Ended by an adjudication `rule`.
+    fn adjudicated(
+        winner: Option<usize>,
+        rule: &'static str,
         detail: String,
-        kill: bool,
-    ) -> GameOutcome {
-        if kill {
-            seats[loser].discard();
-        }
-        GameOutcome {
-            loser: Some(loser),
-            ..self.end(Some(1 - loser), reason, Some(detail), score, None)
+        score: [u32; 2],
+    ) -> Ending {
+        Ending {
+            winner,
+            reason: Reason::Adjudication,
+            detail: Some(detail),
+            loser: None,
+            score,
+            rule: Some(rule),
         }
     }
+}
+
+/// Why a game stopped being played.
+enum Stop {
+    /// It ended.
+    Ended(Ending),
+    /// The referee was interrupted.
+    Interrupted,
+}
+
+/// One game under way: the engines, the referee's board and clocks, and what was played.
+struct Refereed<'a, G: Game> {
+    seats: [&'a mut Seat; 2],
+    settings: &'a GameSettings,
+    history: History<G>,
+    clocks: [Clock; 2],
+    adjudicator: Adjudicator,
+    trace: Trace,
 }
 
 /// Plays one game: `seats[0]` is player 1. Engines that misbehave are killed (their seat
@@ -230,58 +252,87 @@ pub fn play<G: Game>(
     settings: &GameSettings,
     variant: G::Variant,
 ) -> Result<GameOutcome, Interrupted> {
-    let mut seats = seats;
-    let mut history: History<G> = settings
-        .opening
-        .history(variant)
-        .expect("openings are checked when they are made");
-    let mut trace = Trace {
-        moves: Vec::new(),
-        times_ms: Vec::new(),
-        data: Vec::new(),
-        players: Default::default(),
-        started: SystemTime::now(),
+    let mut game = Refereed::<G> {
+        seats,
+        settings,
+        history: settings
+            .opening
+            .history(variant)
+            .expect("openings are checked when they are made"),
+        clocks: [Clock::new(settings.tc[0]), Clock::new(settings.tc[1])],
+        adjudicator: Adjudicator::new(settings.adjudication),
+        trace: Trace {
+            moves: Vec::new(),
+            times_ms: Vec::new(),
+            data: Vec::new(),
+            players: Default::default(),
+            started: SystemTime::now(),
+        },
     };
+    let stop = match game.run() {
+        Ok(never) => match never {},
+        Err(stop) => stop,
+    };
+    match stop {
+        Stop::Ended(ending) => Ok(game.trace.finish(ending)),
+        Stop::Interrupted => Err(Interrupted),
+    }
+}
 
-    // Start (or reuse) both engines and set them up for a new game.
-    for p in 0..2 {
-        if let Err(error) = prepare(seats[p], settings, G::KIND) {
-            if error == EngineError::Interrupted {
-                return Err(Interrupted);
-            }
-            let detail = format!("{} {error}", seats[p].spec.name);
-            let score = history.position().points();
-            return Ok(trace.forfeit(&mut seats, score, p, reason_of(&error), detail, true));
-        }
-        if let Some(engine) = seats[p].engine() {
-            trace.players[p] = engine.identity.clone();
+impl<G: Game> Refereed<'_, G> {
+    /// Prepares the engines, then asks for moves until the game stops.
+    fn run(&mut self) -> Result<std::convert::Infallible, Stop> {
+        self.prepare_engines()?;
+        let mut verdict = None;
+        loop {
+            self.check_end(verdict.take())?;
+            let side = self.history.position().side_to_move().index();
+            let reply = self.ask_move(side)?;
+            verdict = self.play_move(side, &reply.text, reply.data.score)?;
         }
     }
 
-    let mut clocks = [Clock::new(settings.tc[0]), Clock::new(settings.tc[1])];
-    let margin_ms = settings.time_margin.as_millis() as i64;
-    let mut adjudicator = Adjudicator::new(settings.adjudication);
-    let mut verdict: Option<Verdict> = None;
-    loop {
-        if let Some(outcome) = history.outcome() {
-            let winner = outcome.winner().map(Player::index);
-            return Ok(trace.end(winner, Reason::Normal, None, outcome.score, None));
+    /// Starts (or reuses) both engines and sets them up for a new game.
+    fn prepare_engines(&mut self) -> Result<(), Stop> {
+        for p in 0..2 {
+            if let Err(error) = prepare(self.seats[p], self.settings, G::KIND) {
+                if error == EngineError::Interrupted {
+                    return Err(Stop::Interrupted);
+                }
+                let detail = format!("{} {error}", self.seats[p].spec.name);
+                return Err(self.forfeit(p, reason_of(&error), detail, true));
+            }
+            if let Some(engine) = self.seats[p].engine() {
+                self.trace.players[p] = engine.identity.clone();
+            }
         }
-        let score = history.position().points();
-        if let Some(v) = verdict.take() {
+        Ok(())
+    }
+
+    /// Stops a game that is over: by the rules, by the adjudicator's `verdict` on the last
+    /// move, or at the ply limit.
+    fn check_end(&self, verdict: Option<Verdict>) -> Result<(), Stop> {
+        if let Some(outcome) = self.history.outcome() {
+            return Err(Stop::Ended(Ending {
+                winner: outcome.winner().map(Player::index),
+                reason: Reason::Normal,
+                detail: None,
+                loser: None,
+                score: outcome.score,
+                rule: None,
+            }));
+        }
+        let score = self.history.position().points();
+        if let Some(v) = verdict {
             let rule = v.rule.as_str();
             let detail = format!("{rule}: {}", v.detail);
-            return Ok(trace.end(
-                v.winner,
-                Reason::Adjudication,
-                Some(detail),
-                score,
-                Some(rule),
-            ));
+            return Err(Stop::Ended(Ending::adjudicated(
+                v.winner, rule, detail, score,
+            )));
         }
-        let played = trace.moves.len() as u32;
-        if settings.max_plies.is_some_and(|max| played >= max) {
-            let winner = match settings.max_plies_rule {
+        let played = self.trace.moves.len() as u32;
+        if self.settings.max_plies.is_some_and(|max| played >= max) {
+            let winner = match self.settings.max_plies_rule {
                 MaxPliesRule::Draw => None,
                 MaxPliesRule::Score => match score[0].cmp(&score[1]) {
                     std::cmp::Ordering::Greater => Some(0),
@@ -290,32 +341,33 @@ pub fn play<G: Game>(
                 },
             };
             let detail = format!("{played} plies reached");
-            return Ok(trace.end(
-                winner,
-                Reason::Adjudication,
-                Some(detail),
-                score,
-                Some("maxplies"),
-            ));
+            return Err(Stop::Ended(Ending::adjudicated(
+                winner, "maxplies", detail, score,
+            )));
         }
+        Ok(())
+    }
 
-        let side = history.position().side_to_move().index();
-        let name = seats[side].spec.name.clone();
-        let go = go_params(&clocks, side);
-        let limit_ms = clocks[side].limit_ms();
+    /// Sends `side`'s engine the position and `go`, and takes its `bestmove` within its time
+    /// limit, charging its clock and keeping the time and what it said.
+    fn ask_move(&mut self, side: usize) -> Result<BestMove, Stop> {
+        let name = self.seats[side].spec.name.clone();
+        let go = go_params(&self.clocks, side);
+        let limit_ms = self.clocks[side].limit_ms();
+        let margin_ms = self.settings.time_margin.as_millis() as i64;
+        let hang_timeout = self.settings.hang_timeout;
 
-        let engine = seats[side].engine().expect("prepared above");
-        let sent_position = engine.position(&settings.opening, &trace.moves);
+        let engine = self.seats[side].engine().expect("prepared above");
+        let sent_position = engine.position(&self.settings.opening, &self.trace.moves);
         let sent = Instant::now();
         let deadline = sent
             + match limit_ms {
                 Some(ms) => Duration::from_millis((ms + margin_ms).max(0) as u64),
-                None => settings.hang_timeout,
+                None => hang_timeout,
             };
-        let reply = sent_position.and_then(|()| engine.go(go, deadline));
-        let reply = match reply {
+        let reply = match sent_position.and_then(|()| engine.go(go, deadline)) {
             Ok(reply) => reply,
-            Err(EngineError::Interrupted) => return Err(Interrupted),
+            Err(EngineError::Interrupted) => return Err(Stop::Interrupted),
             Err(error) => {
                 let detail = match (&error, limit_ms) {
                     (EngineError::Timeout(_), Some(ms)) => {
@@ -323,12 +375,11 @@ pub fn play<G: Game>(
                     }
                     (EngineError::Timeout(_), None) => format!(
                         "{name} sent no bestmove within {} ms (stuck)",
-                        settings.hang_timeout.as_millis()
+                        hang_timeout.as_millis()
                     ),
                     _ => format!("{name} {error}"),
                 };
-                let reason = reason_of(&error);
-                return Ok(trace.forfeit(&mut seats, score, side, reason, detail, true));
+                return Err(self.forfeit(side, reason_of(&error), detail, true));
             }
         };
         let elapsed_ms = reply.at.saturating_duration_since(sent).as_millis() as i64;
@@ -337,34 +388,54 @@ pub fn play<G: Game>(
         {
             let detail =
                 format!("{name} took {elapsed_ms} ms, limit {ms} ms + {margin_ms} ms margin");
-            return Ok(trace.forfeit(&mut seats, score, side, Reason::Timeout, detail, true));
+            return Err(self.forfeit(side, Reason::Timeout, detail, true));
         }
-        clocks[side].charge(elapsed_ms);
-        trace.times_ms.push(elapsed_ms.max(0) as u64);
-        trace.data.push(reply.data);
+        self.clocks[side].charge(elapsed_ms);
+        self.trace.times_ms.push(elapsed_ms.max(0) as u64);
+        self.trace.data.push(reply.data);
+        Ok(reply)
+    }
 
-        match history.play_text(&reply.text) {
+    /// Plays `side`'s move `text` on the referee's board, or forfeits an illegal one (keeping
+    /// the engine: it did nothing wrong but play). The adjudicator's verdict, if the engine's
+    /// `score` ends the game.
+    fn play_move(
+        &mut self,
+        side: usize,
+        text: &str,
+        score: Option<EngineScore>,
+    ) -> Result<Option<Verdict>, Stop> {
+        match self.history.play_text(text) {
             Ok(mv) => {
-                trace.moves.push(G::format_move(mv));
-                let plies = (settings.opening.moves.len() + trace.moves.len()) as u32;
-                verdict = adjudicator.observe(plies, side, reply.data.score);
+                self.trace.moves.push(G::format_move(mv));
+                let plies = (self.settings.opening.moves.len() + self.trace.moves.len()) as u32;
+                Ok(self.adjudicator.observe(plies, side, score))
             }
             Err(why) => {
                 let detail = format!(
-                    "{name} played '{}' at {}: {why}",
-                    pion_rules::game::shorten(&reply.text),
-                    history.position().format_position()
+                    "{} played '{}' at {}: {why}",
+                    self.seats[side].spec.name,
+                    pion_rules::game::shorten(text),
+                    self.history.position().format_position()
                 );
-                return Ok(trace.forfeit(
-                    &mut seats,
-                    score,
-                    side,
-                    Reason::IllegalMove,
-                    detail,
-                    false,
-                ));
+                Err(self.forfeit(side, Reason::IllegalMove, detail, false))
             }
         }
+    }
+
+    /// The game lost by `loser`'s fault; its engine is killed when `kill` is set.
+    fn forfeit(&mut self, loser: usize, reason: Reason, detail: String, kill: bool) -> Stop {
+        if kill {
+            self.seats[loser].discard();
+        }
+        Stop::Ended(Ending {
+            winner: Some(1 - loser),
+            reason,
+            detail: Some(detail),
+            loser: Some(loser),
+            score: self.history.position().points(),
+            rule: None,
+        })
     }
 }
 

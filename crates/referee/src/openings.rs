@@ -143,8 +143,8 @@ fn random_opening<G: Game>(plies: u32, seed: u64, variant: G::Variant) -> Openin
                 next.play(*mv);
                 next.outcome().is_some()
             };
-            // Only when needed, so that the draws (and the openings) stay those of earlier
-            // versions while no move ends the game.
+            // Only when needed: while no move ends the game, the draws (and so the openings of
+            // existing records, which a resume checks) stay the same.
             let mv = if legal.iter().any(ends) {
                 let lasting: Vec<G::Move> = legal.iter().copied().filter(|mv| !ends(mv)).collect();
                 if lasting.is_empty() {
@@ -351,8 +351,8 @@ mod tests {
 
     #[test]
     fn long_random_openings_avoid_ending_the_game() {
-        // 34 plies: most purely random Avalam games end before that, and such pairs used to
-        // start from the start position.
+        // 34 plies: most purely random Avalam games end before that, so the moves that would
+        // end the game must be avoided for the openings to reach their length.
         let openings = Openings::load::<Avalam>(
             &OpeningSource::RandomPlies(34),
             false,

@@ -278,3 +278,29 @@ pub fn check_consistent(records: &[GameRecord]) -> Result<()> {
     }
     Ok(())
 }
+
+/// Records for the unit tests of the modules that read them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{GameRecord, Reason};
+
+    /// Game `game` of an Awale match from the start position, won or drawn normally: `first`
+    /// (player 1) against `second`, with `result` as recorded (`1-0`, `0-1`, `1/2-1/2`).
+    pub(crate) fn record(game: u64, first: &str, second: &str, result: &str) -> GameRecord {
+        let mut engines = [first.to_string(), second.to_string()];
+        engines.sort();
+        GameRecord {
+            game,
+            pair: game / 2,
+            engines,
+            first: first.into(),
+            second: second.into(),
+            rules: "awale".into(),
+            variant: "standard".into(),
+            start: "startpos".into(),
+            result: result.into(),
+            reason: Reason::Normal,
+            ..GameRecord::default()
+        }
+    }
+}

@@ -133,6 +133,7 @@ pub fn from_records(names: &[String], records: &[GameRecord]) -> Result<ResultTa
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::testing::record;
 
     #[test]
     fn games_are_counted_from_both_sides() {
@@ -150,30 +151,6 @@ mod tests {
         assert_eq!(t.wdl(2), [0, 0, 1]);
         assert_eq!(t.games(0), 4);
         assert_eq!(t.total_games(), 4);
-    }
-
-    fn record(game: u64, first: &str, second: &str, result: &str) -> GameRecord {
-        GameRecord {
-            game,
-            pair: game / 2,
-            engines: [first.into(), second.into()],
-            first: first.into(),
-            second: second.into(),
-            rules: "awale".into(),
-            variant: "standard".into(),
-            start: "startpos".into(),
-            opening: vec![],
-            moves: vec![],
-            result: result.into(),
-            reason: super::super::record::Reason::Normal,
-            detail: None,
-            loser: None,
-            score: [0, 0],
-            times_ms: vec![],
-            seed: 0,
-            match_games: 4,
-            ..GameRecord::default()
-        }
     }
 
     #[test]

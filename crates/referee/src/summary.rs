@@ -376,6 +376,7 @@ pub fn sprt_line(s: &SprtState) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::record::testing;
 
     #[test]
     fn a_clean_sweep_gets_a_one_sided_bound() {
@@ -388,6 +389,7 @@ mod tests {
         assert_eq!(sweep_bound(0, 0, 0), None);
     }
 
+    /// Game `game` between a and b, a first in even games, ended for `reason`.
     fn record(game: u64, result: &str, reason: Reason, loser: Option<&str>) -> GameRecord {
         let (first, second) = if game.is_multiple_of(2) {
             ("a", "b")
@@ -395,25 +397,9 @@ mod tests {
             ("b", "a")
         };
         GameRecord {
-            game,
-            pair: game / 2,
-            engines: ["a".into(), "b".into()],
-            first: first.into(),
-            second: second.into(),
-            rules: "awale".into(),
-            variant: "standard".into(),
-            start: "startpos".into(),
-            opening: vec![],
-            moves: vec![],
-            result: result.into(),
             reason,
-            detail: None,
             loser: loser.map(str::to_string),
-            score: [0, 0],
-            times_ms: vec![],
-            seed: 0,
-            match_games: 0,
-            ..GameRecord::default()
+            ..testing::record(game, first, second, result)
         }
     }
 

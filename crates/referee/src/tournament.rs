@@ -9,7 +9,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
@@ -21,8 +21,8 @@ use serde_json::Value;
 use super::config::MatchConfig;
 use super::engine::{EngineError, log_path};
 use super::export::utc_timestamp;
-use super::game::{self, GameSettings};
-use super::openings::{Openings, STREAM_GAME, derive_seed};
+use super::game::{self, GameOutcome, GameSettings};
+use super::openings::{Opening, Openings, STREAM_GAME, derive_seed};
 use super::pool::Pool;
 use super::record::{GameRecord, Reason, RecordWriter, read_records, result_string};
 use super::report::{Report, check_resumed, conditions_for, tournament_report};
@@ -208,6 +208,44 @@ fn check_engines(config: &MatchConfig, pool: &Pool) -> Result<(), String> {
 
 /// Plays the match or tournament (or this shard of it) and returns the report.
 pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOutcome> {
+    check_names(config)?;
+    let openings = Openings::load::<G>(
+        &config.openings,
+        config.shuffle_openings,
+        config.seed,
+        variant,
+    )?;
+    note_reused_openings(config, &openings);
+    // Opened (and locked) before it is read, so that no other run can start on it meanwhile.
+    let mut writer = config.out.as_deref().map(RecordWriter::open).transpose()?;
+    let (mut records, conditions) = earlier_records::<G>(config, &openings, variant, &writer)?;
+    let done: HashSet<u64> = records.iter().map(|r| r.game).collect();
+    let jobs = plan_jobs(config, &done);
+    let already_decided =
+        sprt_state(config, &records).is_some_and(|s| s.decision != SprtDecision::Continue);
+    let mut end = RunEnd {
+        interrupted: false,
+        sprt_stopped: already_decided,
+    };
+    if !jobs.is_empty() && !already_decided {
+        let run = Run::<G> {
+            config,
+            variant,
+            openings,
+            conditions,
+        };
+        end = run.play(jobs, writer.as_mut(), &mut records)?;
+    }
+    records.sort_by_key(|r| r.game);
+    Ok(MatchOutcome {
+        report: final_report(config, &records)?,
+        interrupted: end.interrupted,
+        sprt_stopped: end.sprt_stopped,
+    })
+}
+
+/// Refuses two engines of one name: their records could not be told apart.
+fn check_names(config: &MatchConfig) -> Result<()> {
     let mut seen = HashSet::new();
     if let Some(twice) = config.engines.iter().find(|e| !seen.insert(&e.name)) {
         bail!(
@@ -215,12 +253,11 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             twice.name
         );
     }
-    let openings = Openings::load::<G>(
-        &config.openings,
-        config.shuffle_openings,
-        config.seed,
-        variant,
-    )?;
+    Ok(())
+}
+
+/// Warns when the book has fewer openings than the run has pairs (rounds, in a tournament).
+fn note_reused_openings(config: &MatchConfig, openings: &Openings) {
     let uses = match config.tournament {
         Some(t) => t.rounds,
         None => config.games.div_ceil(2),
@@ -233,70 +270,81 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             uses.div_ceil(book as u64)
         );
     }
+}
 
-    let mut records = Vec::new();
-    let mut conditions = config.conditions();
-    // Opened (and locked) before it is read, so that no other run can start on it meanwhile.
-    let mut writer = config.out.as_deref().map(RecordWriter::open).transpose()?;
-    if let (Some(out), Some(writer)) = (&config.out, &writer) {
-        let exists = !writer.is_empty()?;
-        if exists && !config.resume {
-            bail!(
-                "{} already holds games: pass --resume to continue that run, or choose another --out",
-                out.display()
-            );
+/// The records of an earlier run in `--out` (none without `--resume`, which a file that holds
+/// games needs) and the conditions this run records.
+fn earlier_records<G: Game>(
+    config: &MatchConfig,
+    openings: &Openings,
+    variant: G::Variant,
+    writer: &Option<RecordWriter>,
+) -> Result<(Vec<GameRecord>, Value)> {
+    let (Some(out), Some(writer)) = (&config.out, writer) else {
+        if config.resume {
+            bail!("--resume needs --out FILE (the records to continue)");
         }
-        if exists {
-            (records, conditions) = resume_records::<G>(config, &openings, variant, out)?;
-        }
-    } else if config.resume {
-        bail!("--resume needs --out FILE (the records to continue)");
+        return Ok((Vec::new(), config.conditions()));
+    };
+    if writer.is_empty()? {
+        return Ok((Vec::new(), config.conditions()));
     }
+    if !config.resume {
+        bail!(
+            "{} already holds games: pass --resume to continue that run, or choose another --out",
+            out.display()
+        );
+    }
+    resume_records::<G>(config, openings, variant, out)
+}
 
-    let done: HashSet<u64> = records.iter().map(|r| r.game).collect();
-    let jobs = plan_jobs(config, &done);
-    let to_play: u64 = jobs.iter().map(|j| j.games.len() as u64).sum();
-
-    let names2 = [
+/// The SPRT's state over `records`, if the run has a test.
+fn sprt_state(config: &MatchConfig, records: &[GameRecord]) -> Option<summary::SprtState> {
+    let names = [
         config.engines[0].name.clone(),
         config.engines[1].name.clone(),
     ];
-    let sprt_of = |records: &[GameRecord]| {
-        config
-            .sprt
-            .as_ref()
-            .map(|spec| summary::sprt(spec, &summary::counts(&names2, records)))
-    };
-    let already_decided = sprt_of(&records).is_some_and(|s| s.decision != SprtDecision::Continue);
-    let mut interrupted = false;
-    let mut sprt_stopped = already_decided;
-    let mut after_decision = 0;
+    config
+        .sprt
+        .as_ref()
+        .map(|spec| summary::sprt(spec, &summary::counts(&names, records)))
+}
 
-    if !jobs.is_empty() && !already_decided {
+/// How the games of a run stopped.
+struct RunEnd {
+    /// Ctrl-C (or SIGTERM) cut the run short.
+    interrupted: bool,
+    /// The SPRT decided.
+    sprt_stopped: bool,
+}
+
+/// What every game slot of a run shares.
+struct Run<'a, G: Game> {
+    config: &'a MatchConfig,
+    variant: G::Variant,
+    openings: Openings,
+    conditions: Value,
+}
+
+impl<G: Game> Run<'_, G> {
+    /// Plays `jobs` in game slots, appending each record to `writer` and `records` as it comes.
+    fn play(
+        self,
+        jobs: Vec<Job>,
+        writer: Option<&mut RecordWriter>,
+        records: &mut Vec<GameRecord>,
+    ) -> Result<RunEnd> {
+        let config = self.config;
+        let to_play: u64 = jobs.iter().map(|j| j.games.len() as u64).sum();
         let slots = config.concurrency.max(1).min(to_play as usize);
-        let settings = StartSettings {
-            game: G::KIND,
-            variant: config.variant.clone(),
-            startup_timeout: config.startup_timeout,
-            isready_timeout: config.isready_timeout,
-            quit_timeout: config.quit_timeout,
-            log_all_info: config.log_all_info,
-        };
-        let pool = Arc::new(Pool::new(
-            config.engines.clone(),
-            settings,
-            config.log_dir.clone(),
-            slots,
-        ));
+        let pool = Arc::new(start_pool::<G>(config, slots));
         if let Err(error) = check_engines(config, &pool) {
             pool.close_all(true);
             if !signal::interrupted() {
                 return Err(anyhow!(error));
             }
             // Ctrl-C during the start: not the engine's fault; report what is recorded.
-            records.sort_by_key(|r| r.game);
-            return Ok(MatchOutcome {
-                report: final_report(config, &records)?,
+            return Ok(RunEnd {
                 interrupted: true,
                 sprt_stopped: false,
             });
@@ -307,16 +355,61 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
             stop: AtomicBool::new(false),
         });
         let (tx, rx) = channel();
-        let openings = Arc::new(openings);
-        let conditions = Arc::new(conditions);
+        let slots = self.spawn_slots(slots, &shared, pool, tx)?;
+        let total = records.len() as u64 + to_play;
+        let mut collector = Collector {
+            config,
+            bar: progress_bar(total, records.len() as u64),
+            records,
+            writer,
+            total,
+            end: RunEnd {
+                interrupted: false,
+                sprt_stopped: false,
+            },
+            after_decision: 0,
+        };
+        if let Err(error) = collector.collect(&rx, &shared) {
+            // Losing records silently is the one thing a referee must not do.
+            shared.stop.store(true, Ordering::SeqCst);
+            collector.bar.abandon();
+            // Workers waiting for a pair's answer see the channel close and end.
+            drop(rx);
+            slots.end(true);
+            return Err(error);
+        }
+        collector.bar.finish_and_clear();
+        collector.end.interrupted |= signal::interrupted();
+        slots.end(collector.end.interrupted);
+        if collector.after_decision > 0 {
+            eprintln!(
+                "referee: {} game(s) in progress when the SPRT decided were not recorded",
+                collector.after_decision
+            );
+        }
+        Ok(collector.end)
+    }
+
+    /// Starts `count` game slots, each playing jobs from `shared` with engines from `pool`
+    /// and sending what it plays on `tx`.
+    fn spawn_slots(
+        self,
+        count: usize,
+        shared: &Arc<Shared>,
+        pool: Arc<Pool>,
+        tx: Sender<Message>,
+    ) -> Result<Slots> {
+        let (config, variant) = (self.config, self.variant);
+        let openings = Arc::new(self.openings);
+        let conditions = Arc::new(self.conditions);
         // An engine started by a slot's thread gets SIGKILL when that thread ends (Linux's
         // parent-death signal follows the thread), and other slots may be using it: the slots
         // wait here until the main thread has closed the pool.
-        let release = Arc::new(Barrier::new(slots + 1));
+        let release = Arc::new(Barrier::new(count + 1));
         let mut handles = Vec::new();
-        for w in 0..slots {
+        for w in 0..count {
             let tx = tx.clone();
-            let shared = Arc::clone(&shared);
+            let shared = Arc::clone(shared);
             let openings = Arc::clone(&openings);
             let pool = Arc::clone(&pool);
             let conditions = Arc::clone(&conditions);
@@ -339,90 +432,129 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
                 })?;
             handles.push(handle);
         }
-        drop(tx);
-        let end = |handles: Vec<thread::JoinHandle<()>>, kill: bool| {
-            pool.close_all(kill);
-            release.wait();
-            for handle in handles {
-                let _ = handle.join();
-            }
-        };
+        Ok(Slots {
+            pool,
+            release,
+            handles,
+        })
+    }
+}
 
-        let total = records.len() as u64 + to_play;
-        let bar = progress_bar(total, records.len() as u64);
-        bar.set_message(progress_message(config, &records));
-        let every = (total / 20).max(1);
-        let every_table = (total / 5).max(1);
+/// The running game slots.
+struct Slots {
+    pool: Arc<Pool>,
+    release: Arc<Barrier>,
+    handles: Vec<thread::JoinHandle<()>>,
+}
+
+impl Slots {
+    /// Closes the pool (killing the engines with `kill`, else asking them to quit), then lets
+    /// the slots end and waits for them.
+    fn end(self, kill: bool) {
+        self.pool.close_all(kill);
+        self.release.wait();
+        for handle in self.handles {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// The pool of engine processes for `slots` game slots.
+fn start_pool<G: Game>(config: &MatchConfig, slots: usize) -> Pool {
+    let settings = StartSettings {
+        game: G::KIND,
+        variant: config.variant.clone(),
+        startup_timeout: config.startup_timeout,
+        isready_timeout: config.isready_timeout,
+        quit_timeout: config.quit_timeout,
+        log_all_info: config.log_all_info,
+    };
+    Pool::new(
+        config.engines.clone(),
+        settings,
+        config.log_dir.clone(),
+        slots,
+    )
+}
+
+/// The main thread's side of a run: records each game as it comes, shows the progress, and
+/// answers each finished pair with the SPRT's decision.
+struct Collector<'a> {
+    config: &'a MatchConfig,
+    records: &'a mut Vec<GameRecord>,
+    writer: Option<&'a mut RecordWriter>,
+    bar: ProgressBar,
+    total: u64,
+    end: RunEnd,
+    /// Games that ended after the SPRT decided, and are not recorded.
+    after_decision: u64,
+}
+
+impl Collector<'_> {
+    /// Takes the slots' messages until every slot has ended; an error if a record could not
+    /// be written.
+    fn collect(&mut self, rx: &Receiver<Message>, shared: &Shared) -> Result<()> {
+        self.bar
+            .set_message(progress_message(self.config, self.records));
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 // The SPRT has decided: games that end after the decision are not part of the
                 // test (and would move its LLR away from the bound that stopped it).
-                Ok(Message::Record(_)) if sprt_stopped => after_decision += 1,
-                Ok(Message::Record(record)) => {
-                    if let Some(writer) = writer.as_mut()
-                        && let Err(error) = writer.append(&record)
-                    {
-                        // Losing records silently is the one thing a referee must not do.
-                        shared.stop.store(true, Ordering::SeqCst);
-                        bar.abandon();
-                        // Workers waiting for a pair's answer see the channel close and end.
-                        drop(rx);
-                        end(handles, true);
-                        return Err(error);
-                    }
-                    records.push(*record);
-                    bar.inc(1);
-                    let message = progress_message(config, &records);
-                    let done = records.len() as u64;
-                    let milestone = done.is_multiple_of(every) || done == total;
-                    if bar.is_hidden() && milestone {
-                        // Without a terminal (a log, nohup, CI), a line every twentieth.
-                        eprintln!("referee: {done}/{total} games  {message}");
-                    } else if done.is_multiple_of(every_table) && config.tournament.is_some() {
-                        let table = final_report(config, &records).map(|r| r.text());
-                        if let Ok(table) = table {
-                            bar.suspend(|| eprint!("{table}"));
-                        }
-                    }
-                    bar.set_message(message);
-                }
+                Ok(Message::Record(_)) if self.end.sprt_stopped => self.after_decision += 1,
+                Ok(Message::Record(record)) => self.record(*record)?,
                 Ok(Message::PairDone(done)) => {
-                    if let Some(state) = sprt_of(&records) {
-                        bar.suspend(|| eprintln!("{}", summary::sprt_line(&state)));
-                        if state.decision != SprtDecision::Continue
-                            && !shared.stop.swap(true, Ordering::SeqCst)
-                        {
-                            sprt_stopped = true;
-                        }
-                    }
+                    self.pair_done(shared);
                     let _ = done.send(());
                 }
                 Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
             }
-            if signal::interrupted() && !interrupted {
-                interrupted = true;
+            if signal::interrupted() && !self.end.interrupted {
+                self.end.interrupted = true;
                 shared.stop.store(true, Ordering::SeqCst);
             }
         }
-        bar.finish_and_clear();
-        interrupted |= signal::interrupted();
-        end(handles, interrupted);
-        if after_decision > 0 {
-            eprintln!(
-                "referee: {after_decision} game(s) in progress when the SPRT decided were not recorded"
-            );
-        }
     }
 
-    records.sort_by_key(|r| r.game);
-    Ok(MatchOutcome {
-        report: final_report(config, &records)?,
-        interrupted,
-        sprt_stopped,
-    })
+    /// Writes a game's record and shows the progress.
+    fn record(&mut self, record: GameRecord) -> Result<()> {
+        if let Some(writer) = self.writer.as_mut() {
+            writer.append(&record)?;
+        }
+        self.records.push(record);
+        self.bar.inc(1);
+        let message = progress_message(self.config, self.records);
+        let done = self.records.len() as u64;
+        let total = self.total;
+        let milestone = done.is_multiple_of((total / 20).max(1)) || done == total;
+        if self.bar.is_hidden() && milestone {
+            // Without a terminal (a log, nohup, CI), a line every twentieth.
+            eprintln!("referee: {done}/{total} games  {message}");
+        } else if done.is_multiple_of((total / 5).max(1)) && self.config.tournament.is_some() {
+            let table = final_report(self.config, self.records).map(|r| r.text());
+            if let Ok(table) = table {
+                self.bar.suspend(|| eprint!("{table}"));
+            }
+        }
+        self.bar.set_message(message);
+        Ok(())
+    }
+
+    /// After a pair: prints the SPRT's state, and stops the run if it has decided.
+    fn pair_done(&mut self, shared: &Shared) {
+        if let Some(state) = sprt_state(self.config, self.records) {
+            self.bar
+                .suspend(|| eprintln!("{}", summary::sprt_line(&state)));
+            if state.decision != SprtDecision::Continue && !shared.stop.swap(true, Ordering::SeqCst)
+            {
+                self.end.sprt_stopped = true;
+            }
+        }
+    }
 }
 
+/// One game slot: takes jobs from `shared` until none is left or the run stops, plays their
+/// games with engines from `pool`, and sends the records on `tx`.
 fn play_jobs<G: Game>(
     config: &MatchConfig,
     variant: G::Variant,
@@ -432,12 +564,14 @@ fn play_jobs<G: Game>(
     conditions: &Value,
     tx: &Sender<Message>,
 ) {
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let tcs: Vec<_> = config
-        .engines
-        .iter()
-        .map(|e| e.tc.unwrap_or(config.tc))
-        .collect();
+    let slot = Slot::<G> {
+        config,
+        variant,
+        openings,
+        pool,
+        conditions,
+        names: config.engines.iter().map(|e| e.name.clone()).collect(),
+    };
     let stopped = || shared.stop.load(Ordering::SeqCst) || signal::interrupted();
     loop {
         if stopped() {
@@ -452,70 +586,8 @@ fn play_jobs<G: Game>(
             if stopped() {
                 return;
             }
-            let settings = GameSettings {
-                opening: opening.clone(),
-                seed: derive_seed(config.seed, STREAM_GAME, g),
-                tc: players.map(|p| tcs[p]),
-                time_margin: config.time_margin,
-                hang_timeout: config.hang_timeout,
-                isready_timeout: config.isready_timeout,
-                max_plies: config.max_plies,
-                max_plies_rule: config.max_plies_rule,
-                adjudication: config.adjudication,
-            };
-            let mut seats = players.map(|p| pool.take(p));
-            let [a, b] = &mut seats;
-            let outcome = game::play::<G>([a, b], &settings, variant);
-            // SIGTERM sent to every process of a job (Slurm's scancel, systemd) reaches the
-            // engines too: their exits are the interrupt's doing, not forfeits.
-            let cut = match &outcome {
-                Err(_) => true,
-                Ok(o) => o.reason == Reason::Crash && crash_from_interrupt(),
-            };
-            for (seat, p) in seats.into_iter().zip(players) {
-                if cut || signal::interrupted() {
-                    let mut seat = seat;
-                    seat.discard();
-                } else {
-                    pool.give_back(p, seat);
-                }
-            }
-            let Ok(outcome) = outcome else { return };
-            if cut {
+            let Some(record) = slot.play(job, g, players, &opening) else {
                 return;
-            }
-            let pairing = if config.tournament.is_some() {
-                let (lo, hi) = (players[0].min(players[1]), players[0].max(players[1]));
-                [names[lo].clone(), names[hi].clone()]
-            } else {
-                [names[0].clone(), names[1].clone()]
-            };
-            let record = GameRecord {
-                game: g,
-                pair: job.pair,
-                round: job.round,
-                engines: pairing,
-                first: names[players[0]].clone(),
-                second: names[players[1]].clone(),
-                rules: G::NAME.to_string(),
-                variant: G::variant_name(variant).to_string(),
-                start: opening.start.clone(),
-                opening: opening.moves.clone(),
-                moves: outcome.moves,
-                data: outcome.data,
-                result: result_string(outcome.winner).to_string(),
-                reason: outcome.reason,
-                detail: outcome.detail,
-                rule: outcome.rule,
-                loser: outcome.loser.map(|p| names[players[p]].clone()),
-                score: outcome.score,
-                times_ms: outcome.times_ms,
-                seed: settings.seed,
-                started: Some(utc_timestamp(outcome.started)),
-                ids: Some(outcome.players),
-                conditions: conditions.clone(),
-                match_games: config.games,
-                openings: Some(openings.describe()),
             };
             if tx.send(Message::Record(Box::new(record))).is_err() {
                 return;
@@ -526,6 +598,105 @@ fn play_jobs<G: Game>(
             if tx.send(Message::PairDone(done)).is_err() || answered.recv().is_err() {
                 return;
             }
+        }
+    }
+}
+
+/// What a game slot plays with.
+struct Slot<'a, G: Game> {
+    config: &'a MatchConfig,
+    variant: G::Variant,
+    openings: &'a Openings,
+    pool: &'a Pool,
+    conditions: &'a Value,
+    names: Vec<String>,
+}
+
+impl<G: Game> Slot<'_, G> {
+    /// Plays game `g` of `job` between the engines `players` from `opening`: its record, or
+    /// `None` when the run was interrupted during it.
+    fn play(
+        &self,
+        job: &Job,
+        g: u64,
+        players: [usize; 2],
+        opening: &Opening,
+    ) -> Option<GameRecord> {
+        let config = self.config;
+        let settings = GameSettings {
+            opening: opening.clone(),
+            seed: derive_seed(config.seed, STREAM_GAME, g),
+            tc: players.map(|p| config.engines[p].tc.unwrap_or(config.tc)),
+            time_margin: config.time_margin,
+            hang_timeout: config.hang_timeout,
+            isready_timeout: config.isready_timeout,
+            max_plies: config.max_plies,
+            max_plies_rule: config.max_plies_rule,
+            adjudication: config.adjudication,
+        };
+        let mut seats = players.map(|p| self.pool.take(p));
+        let [a, b] = &mut seats;
+        let outcome = game::play::<G>([a, b], &settings, self.variant);
+        // SIGTERM sent to every process of a job (Slurm's scancel, systemd) reaches the
+        // engines too: their exits are the interrupt's doing, not forfeits.
+        let cut = match &outcome {
+            Err(_) => true,
+            Ok(o) => o.reason == Reason::Crash && crash_from_interrupt(),
+        };
+        for (seat, p) in seats.into_iter().zip(players) {
+            if cut || signal::interrupted() {
+                let mut seat = seat;
+                seat.discard();
+            } else {
+                self.pool.give_back(p, seat);
+            }
+        }
+        let outcome = outcome.ok().filter(|_| !cut)?;
+        Some(self.record(job, g, players, &settings, outcome))
+    }
+
+    /// The record of game `g` of `job`, played by `players` under `settings`.
+    fn record(
+        &self,
+        job: &Job,
+        g: u64,
+        players: [usize; 2],
+        settings: &GameSettings,
+        outcome: GameOutcome,
+    ) -> GameRecord {
+        let names = &self.names;
+        let pairing = if self.config.tournament.is_some() {
+            let (lo, hi) = (players[0].min(players[1]), players[0].max(players[1]));
+            [names[lo].clone(), names[hi].clone()]
+        } else {
+            [names[0].clone(), names[1].clone()]
+        };
+        GameRecord {
+            game: g,
+            pair: job.pair,
+            round: job.round,
+            engines: pairing,
+            first: names[players[0]].clone(),
+            second: names[players[1]].clone(),
+            rules: G::NAME.to_string(),
+            variant: G::variant_name(self.variant).to_string(),
+            start: settings.opening.start.clone(),
+            opening: settings.opening.moves.clone(),
+            moves: outcome.moves,
+            data: outcome.data,
+            result: result_string(outcome.winner).to_string(),
+            reason: outcome.reason,
+            detail: outcome.detail,
+            rule: outcome.rule,
+            loser: outcome.loser.map(|p| names[players[p]].clone()),
+            score: outcome.score,
+            times_ms: outcome.times_ms,
+            seed: settings.seed,
+            started: Some(utc_timestamp(outcome.started)),
+            ids: Some(outcome.players),
+            conditions: self.conditions.clone(),
+            match_games: self.config.games,
+            openings: Some(self.openings.describe()),
         }
     }
 }
