@@ -9,7 +9,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use browser::{Browser, ONE_AT_A_TIME, available, target_dir};
+use browser::{Browser, ONE_AT_A_TIME, require, target_dir};
 use common::{Server, broken, pion, pion_binary};
 use fantoccini::Locator;
 use fantoccini::key::Key;
@@ -84,20 +84,18 @@ struct Test {
     _one: tokio::sync::MutexGuard<'static, ()>,
 }
 
-/// Starts a server with `engines` and `args` and opens the page; None where the browser is
-/// missing (outside CI, see `available`).
-async fn start(engines: &[Vec<String>], args: &[&str]) -> Option<Test> {
-    if !available() {
-        return None;
-    }
+/// Starts a server with `engines` and `args` and opens the page (the browser must be there:
+/// see `require`).
+async fn start(engines: &[Vec<String>], args: &[&str]) -> Test {
+    require();
     let one = ONE_AT_A_TIME.lock().await;
     let server = Server::start(engines, args);
     let b = open(&server).await;
-    Some(Test {
+    Test {
         b,
         _server: server,
         _one: one,
-    })
+    }
 }
 
 /// Chooses `value` in the select `css` with a real interaction.
@@ -198,9 +196,7 @@ async fn check_end(b: &Browser, game: &str) {
 
 #[tokio::test]
 async fn a_whole_avalam_game_is_played_by_clicking() {
-    let Some(test) = start(&[pion()], &[]).await else {
-        return;
-    };
+    let test = start(&[pion()], &[]).await;
     let b = &test.b;
     quick_opponent(b).await;
     play_to_the_end(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await;
@@ -211,9 +207,7 @@ async fn a_whole_avalam_game_is_played_by_clicking() {
 
 #[tokio::test]
 async fn a_whole_awale_game_is_played_by_clicking() {
-    let Some(test) = start(&[pion()], &[]).await else {
-        return;
-    };
+    let test = start(&[pion()], &[]).await;
     let b = &test.b;
     choose(b, "#game", "awale").await;
     b.wait(
@@ -235,9 +229,7 @@ async fn ply_text(b: &Browser) -> String {
 
 #[tokio::test]
 async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
-    let Some(test) = start(&[pion()], &[]).await else {
-        return;
-    };
+    let test = start(&[pion()], &[]).await;
     let b = &test.b;
     choose(b, "#kind-2", "human").await;
     // A hint before any analysis: a short search of its own, drawn as an arrow.
@@ -399,9 +391,7 @@ fn records_file() -> (std::path::PathBuf, String) {
 #[tokio::test]
 async fn the_match_viewer_shows_a_match_and_replays_its_games() {
     let (path, final_position) = records_file();
-    let Some(test) = start(&[pion()], &["--records", path.to_str().unwrap()]).await else {
-        return;
-    };
+    let test = start(&[pion()], &["--records", path.to_str().unwrap()]).await;
     let b = &test.b;
     assert!(b.click("#tab-viewer").await);
     b.wait(
@@ -484,9 +474,7 @@ async fn the_match_viewer_shows_a_match_and_replays_its_games() {
 
 #[tokio::test]
 async fn a_crashing_engine_shows_its_message_and_stderr() {
-    let Some(test) = start(&[pion(), broken("crasher", "crash")], &[]).await else {
-        return;
-    };
+    let test = start(&[pion(), broken("crasher", "crash")], &[]).await;
     let b = &test.b;
     choose(b, "#kind-2", "crasher").await;
     assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
@@ -510,9 +498,7 @@ async fn a_crashing_engine_shows_its_message_and_stderr() {
 
 #[tokio::test]
 async fn engines_play_each_other_and_pause_and_step() {
-    let Some(test) = start(&[pion()], &[]).await else {
-        return;
-    };
+    let test = start(&[pion()], &[]).await;
     let b = &test.b;
     quick_opponent(b).await;
     choose(b, "#kind-1", "pion").await;
@@ -563,9 +549,7 @@ async fn engines_play_each_other_and_pause_and_step() {
 
 #[tokio::test]
 async fn an_engine_that_prints_garbage_is_stopped_with_a_message() {
-    let Some(test) = start(&[pion(), broken("babbler", "garbage")], &[]).await else {
-        return;
-    };
+    let test = start(&[pion(), broken("babbler", "garbage")], &[]).await;
     let b = &test.b;
     choose(b, "#kind-2", "babbler").await;
     assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);

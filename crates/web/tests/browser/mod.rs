@@ -17,20 +17,15 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 /// One browser at a time: two cores do not run several Chromiums and engines well.
 pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// Whether the browser can run here. Where it cannot, one line says so; under CI (the `CI`
-/// variable set) that is a failure, so the browser tests can never pass by being skipped.
-pub fn available() -> bool {
-    if Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists() {
-        return true;
+/// Fails the test at once, with one line saying what to install, where the browser is missing:
+/// a browser test may not pass by being skipped. `.ci/run` installs both packages.
+pub fn require() {
+    if !(Path::new(CHROMEDRIVER).exists() && Path::new(CHROMIUM).exists()) {
+        panic!(
+            "browser tests: {CHROMIUM} or {CHROMEDRIVER} is missing \
+             (apt-get install chromium chromium-driver, as .ci/run does)"
+        );
     }
-    let line = format!(
-        "browser tests: {CHROMIUM} or {CHROMEDRIVER} is missing (apt-get install chromium chromium-driver)"
-    );
-    if std::env::var_os("CI").is_some() {
-        panic!("{line}, and CI is set");
-    }
-    eprintln!("{line}: not run");
-    false
 }
 
 /// A chromedriver with one headless Chromium session; both end when dropped.
