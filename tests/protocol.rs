@@ -369,23 +369,48 @@ fn the_last_info_line_counts_the_whole_search() {
 }
 
 #[test]
-fn a_forced_move_is_searched_for_its_movetime_and_played_at_once_under_a_clock() {
+fn a_forced_move_is_played_at_once_under_movetime_and_a_clock() {
     let mut pion = Pion::start();
     pion.send("setoption name Variant value own-colour");
     // One legal move (b6b5), then a loss by 4 that takes depth 2 to see.
     let position = "position ........./........./........./.y2......./.r..r3..../.r..r..../.r3......./........./......... 1";
     pion.send(position);
-    pion.send("go movetime 60000");
+    for go in ["go movetime 60000", "go p1time 60000"] {
+        pion.send(go);
+        let lines = pion.recv_until("bestmove");
+        assert_eq!(lines.len(), 2, "depth 1, then the move: {lines:?}");
+        assert!(lines[0].starts_with("info depth 1 "), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "bestmove b6b5");
+    }
+    // A depth limit asks for that depth, forced or not.
+    pion.send("go depth 2");
     let lines = pion.recv_until("bestmove");
     assert!(
         lines.iter().any(|l| l.contains("score loss 4")),
         "{lines:?}"
     );
-    assert_eq!(lines.last().unwrap(), "bestmove b6b5");
-    pion.send("go p1time 60000");
+}
+
+#[test]
+fn a_proven_win_is_played_at_once_under_movetime() {
+    let mut pion = Pion::start();
+    pion.send("newgame awale");
+    // Player 1 has 24 seeds and wins at depth 5 (by at least 8: more search could only widen
+    // the margin), from a game of pion's; the search used to go on for the whole minute.
+    pion.send("position 1,1,0,0,3,2/0,0,0,0,0,0/24,17 1");
+    pion.send("go movetime 60000");
     let lines = pion.recv_until("bestmove");
-    assert_eq!(lines.len(), 2, "depth 1, then the move: {lines:?}");
-    assert!(lines[0].starts_with("info depth 1 "), "{lines:?}");
+    let last_info = &lines[lines.len() - 2];
+    assert!(
+        last_info.contains(" score win ") && last_info.contains(" lowerbound "),
+        "{lines:?}"
+    );
+    // No deeper iteration after the first that proved it.
+    let first_win = lines
+        .iter()
+        .position(|l| l.contains(" score win "))
+        .unwrap();
+    assert_eq!(first_win, lines.len() - 2, "{lines:?}");
 }
 
 #[test]

@@ -25,7 +25,8 @@ pub struct Budget {
     /// Abort the search at this point.
     pub hard_ms: u64,
     /// The time was given for this move alone (`movetime`): whatever is not used is lost, so
-    /// iterations go on until the hard limit, and a partly searched one still counts.
+    /// iterations go on until the hard limit, and a partly searched one still counts (unless
+    /// the move can no longer change the result: a single legal move or a proven win).
     pub use_all: bool,
 }
 

@@ -4,6 +4,13 @@
 //! slot, otherwise the slot with the least `depth - 8 * age` (stale entries from earlier searches
 //! go first, then shallow ones). Proven entries count as very deep, since they stay exact at
 //! any depth.
+//!
+//! Contexts: where a repeated position ends the game, a value depends on the positions met since
+//! the last irreversible move (those a line may repeat), not on the position alone. A proven
+//! value whose search met a repetition of a position above it is then stored for its *context*
+//! (a fingerprint of that set of positions) under a key mixed with the context, in the cluster
+//! of the position, and counts only when probed in that context. The position's own entry
+//! serves every path (see docs/engine.md, "Repetitions in the table").
 
 /// How a stored value bounds the true one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,11 +111,34 @@ impl Table {
     /// Looks a position up.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Hit> {
+        self.find(key, key)
+    }
+
+    /// Looks a position up in `context` (0: the empty one): a proven entry stored for that
+    /// context if there is one, otherwise the position's own entry.
+    #[inline]
+    pub fn probe_in(&self, key: u64, context: u64) -> Option<Hit> {
+        if context == 0 {
+            return self.probe(key);
+        }
+        self.find(key, context_key(key, context))
+            .or_else(|| self.find(key, key))
+    }
+
+    /// Stores a proven value of the position `key` for `context` (0: the empty one, where the
+    /// entry is the position's own).
+    #[inline]
+    pub fn store_proven(&mut self, key: u64, context: u64, depth: u8, value: i32, bound: Bound) {
+        self.store_at(key, context_key(key, context), depth, value, bound, 0, true);
+    }
+
+    #[inline]
+    fn find(&self, key: u64, stored: u64) -> Option<Hit> {
         let cluster = &self.clusters[self.index(key)];
         cluster
             .0
             .iter()
-            .find(|e| e.key == key && e.flags & 3 != 0)
+            .find(|e| e.key == stored && e.flags & 3 != 0)
             .map(|e| Hit {
                 value: e.value,
                 depth: e.depth,
@@ -125,8 +155,25 @@ impl Table {
     /// Stores a search result; `mv` 0 keeps the move already stored for this position.
     #[inline]
     pub fn store(&mut self, key: u64, depth: u8, value: i32, bound: Bound, mv: u16, proven: bool) {
+        self.store_at(key, key, depth, value, bound, mv, proven);
+    }
+
+    /// Stores under the key `stored` in the cluster of `key`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn store_at(
+        &mut self,
+        key: u64,
+        stored: u64,
+        depth: u8,
+        value: i32,
+        bound: Bound,
+        mv: u16,
+        proven: bool,
+    ) {
         let age = self.age;
         let i = self.index(key);
+        let key = stored;
         let cluster = &mut self.clusters[i].0;
         let worth = |e: &Entry| -> i32 {
             if e.flags & 3 == 0 {
@@ -185,6 +232,19 @@ impl Table {
     }
 }
 
+/// The key a proven value of the position `key` is stored under in `context`. The context is
+/// mixed (not XORed as it is) so that a position and a context cannot trade places.
+pub fn context_key(key: u64, context: u64) -> u64 {
+    if context == 0 {
+        return key;
+    }
+    // The finaliser of SplitMix64.
+    let mut z = context.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    key ^ (z ^ (z >> 31)) ^ 1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,6 +271,23 @@ mod tests {
         assert_eq!((hit.depth, hit.value, hit.mv, hit.proven), (2, 30, 9, true));
         assert_eq!(hit.bound, Bound::Exact);
         assert_eq!(table.probe(43), None);
+    }
+
+    #[test]
+    fn a_proven_value_counts_only_in_its_context() {
+        let mut table = Table::new(1);
+        table.store(42, 3, 10, Bound::Exact, 5, false);
+        table.store_proven(42, 7, 9, 2000, Bound::Lower);
+        let hit = table.probe_in(42, 7).unwrap();
+        assert_eq!(
+            (hit.value, hit.proven, hit.bound),
+            (2000, true, Bound::Lower)
+        );
+        // Another context sees the position's own entry.
+        let other = table.probe_in(42, 8).unwrap();
+        assert_eq!((other.value, other.proven, other.mv), (10, false, 5));
+        assert_eq!(table.probe(42).unwrap().value, 10);
+        assert_ne!(context_key(1, 2), context_key(2, 1));
     }
 
     #[test]

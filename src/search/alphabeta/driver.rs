@@ -96,7 +96,7 @@ impl<G: Evaluate> Driver<'_, G> {
         report(&self.last);
         let elapsed = self.last.time_ms;
         // Proven: deeper iterations would only say it again (`infinite` then waits for `stop`).
-        if exact || (self.single_move() && !self.limits.infinite) {
+        if exact || (self.settled(v) && !self.limits.infinite) {
             return Flow::Stop;
         }
         let ends = self.search.ends - ends_before;
@@ -136,9 +136,12 @@ impl<G: Evaluate> Driver<'_, G> {
         }
     }
 
-    /// Under a clock a forced move is played after depth 1; `movetime` is spent as asked.
-    fn single_move(&self) -> bool {
-        self.root.count_moves() == 1 && self.clock.budget().is_some_and(|b| !b.use_all)
+    /// Whether, under a time limit, the move to play can no longer change the result, so that
+    /// the time left is better kept (on a clock) or given back: a single legal move, or a proven
+    /// win (`value`, a bound from below: a deeper search could only widen the margin). A proven
+    /// loss is searched on: deeper lines may lose by less or set the opponent harder problems.
+    fn settled(&self, value: i32) -> bool {
+        self.clock.budget().is_some() && (self.root.count_moves() == 1 || value >= value::WIN_MIN)
     }
 
     /// Whether to try to solve the root after an iteration that met `ends` finished games and

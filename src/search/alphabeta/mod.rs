@@ -70,6 +70,17 @@ pub struct Choice<M> {
     pub info: Info,
 }
 
+/// A position on the path from the game's start through the search.
+struct Step {
+    hash: u64,
+    /// The irreversible count: only positions of equal count can repeat.
+    mark: u32,
+    /// Where a repetition ends the game, a fingerprint of the earlier positions of equal count
+    /// (the XOR of their hashes; 0 when there are none, and in games without the rule): the
+    /// positions a line from here may repeat, on which the value of this one depends.
+    context: u64,
+}
+
 struct Search<'a, G: Evaluate> {
     tt: &'a mut Table,
     heur: &'a mut Heuristics,
@@ -78,9 +89,9 @@ struct Search<'a, G: Evaluate> {
     seldepth: usize,
     /// Heuristic leaves and unproven cut-offs seen so far (see the module comment).
     unproven: u64,
-    /// Repetitions met: real game ends on this path, but not on another path to the same
-    /// position, so a subtree holding one is not stored as proven.
-    path_dependent: u64,
+    /// Repetitions met so far. A subtree that met one repeating a position above it has a
+    /// value for its context only (see [`Step::context`]).
+    repetitions: u64,
     /// Leaves that were finished games (or positions settled exactly without search).
     ends: u64,
     /// Whether a solving attempt is running (no reductions: every line goes to its end).
@@ -95,8 +106,8 @@ struct Search<'a, G: Evaluate> {
     /// Scratch list for sorting the late moves of a node.
     sort_scratch: Vec<(i32, G::Move)>,
     aborted: bool,
-    /// (hash, irreversible count) of the game's positions, then of the search path.
-    path: Vec<(u64, u32)>,
+    /// The game's positions, then the search path's.
+    path: Vec<Step>,
     /// Triangular principal-variation table.
     pv: Vec<[u16; MAX_PLY]>,
     pv_len: [usize; MAX_PLY + 1],
@@ -115,14 +126,14 @@ impl<'a, G: Evaluate> Search<'a, G> {
         heur: &'a mut Heuristics,
         clock: &'a Watch<'a>,
     ) -> Self {
-        Search {
+        let mut search = Search {
             tt,
             heur,
             clock,
             nodes: 0,
             seldepth: 0,
             unproven: 0,
-            path_dependent: 0,
+            repetitions: 0,
             ends: 0,
             solving: false,
             node_cap: None,
@@ -131,17 +142,41 @@ impl<'a, G: Evaluate> Search<'a, G> {
             child_keys: Vec::new(),
             sort_scratch: Vec::new(),
             aborted: false,
-            path: game
-                .positions()
-                .iter()
-                .map(|p| (p.hash(), p.irreversible_count()))
-                .collect(),
+            path: Vec::new(),
             pv: vec![[0; MAX_PLY]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             root_best: None,
             root: *game.position(),
             tb_start: crate::egtb::hits(),
+        };
+        for pos in game.positions() {
+            search.enter(pos);
         }
+        search
+    }
+
+    /// Puts `pos` on the path (a move was played to reach it).
+    fn enter(&mut self, pos: &G) {
+        let (hash, mark) = (pos.hash(), pos.irreversible_count());
+        let context = match self.path.last() {
+            Some(last) if G::REPETITION_ENDS_GAME && last.mark == mark => last.context ^ last.hash,
+            _ => 0,
+        };
+        self.path.push(Step {
+            hash,
+            mark,
+            context,
+        });
+    }
+
+    /// Takes the last position off the path.
+    fn leave(&mut self) {
+        self.path.pop();
+    }
+
+    /// The context of the position last on the path (see [`Step::context`]).
+    fn context(&self) -> u64 {
+        self.path.last().map_or(0, |step| step.context)
     }
 
     fn check_abort(&mut self) -> bool {
@@ -169,7 +204,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
         self.path[..self.path.len() - 1]
             .iter()
             .rev()
-            .take_while(|&&(_, m)| m == mark)
-            .any(|&(h, _)| h == hash)
+            .take_while(|step| step.mark == mark)
+            .any(|step| step.hash == hash)
     }
 }

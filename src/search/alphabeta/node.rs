@@ -17,8 +17,9 @@ impl<G: Evaluate> Search<'_, G> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        // A repetition ends the game: a proven value, for the context of the nodes above.
         if ply > 0 && self.is_repetition(pos) {
-            self.path_dependent += 1;
+            self.repetitions += 1;
             return value::terminal(pos.margin());
         }
         if depth <= 0 || ply >= MAX_PLY - 1 {
@@ -56,8 +57,9 @@ impl<G: Evaluate> Search<'_, G> {
         }
 
         let key = pos.hash();
+        let context = self.context();
         let mut tt_move = 0;
-        if let Some(hit) = self.tt.probe(key) {
+        if let Some(hit) = self.tt.probe_in(key, context) {
             tt_move = hit.mv;
             let v = hit.value;
             if ply > 0 && (hit.proven || hit.depth as i32 >= depth) {
@@ -132,7 +134,7 @@ impl<G: Evaluate> Search<'_, G> {
             }
         }
 
-        let unproven_before = (self.unproven, self.path_dependent);
+        let unproven_before = (self.unproven, self.repetitions);
         let alpha_orig = alpha;
         let side = pos.side_to_move().index();
         let slots = self.heur.history.len() / 2;
@@ -192,7 +194,7 @@ impl<G: Evaluate> Search<'_, G> {
             }
             let mut child = *pos;
             child.play(mv);
-            self.path.push((child.hash(), child.irreversible_count()));
+            self.enter(&child);
             let v = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
@@ -221,7 +223,7 @@ impl<G: Evaluate> Search<'_, G> {
                 }
                 v
             };
-            self.path.pop();
+            self.leave();
             if self.aborted {
                 self.scores[ply] = buffer;
                 return 0;
@@ -264,15 +266,16 @@ impl<G: Evaluate> Search<'_, G> {
         } else {
             Bound::Upper
         };
-        let proven = (self.unproven, self.path_dependent) == unproven_before;
-        self.tt.store(
-            key,
-            depth.clamp(0, 255) as u8,
-            best,
-            bound,
-            best_code,
-            proven,
-        );
+        // Proven, and path-independent unless a line repeated a position above this one (only
+        // possible with a context): then the value is stored for this context alone.
+        let proven = self.unproven == unproven_before.0;
+        let for_context = proven && context != 0 && self.repetitions != unproven_before.1;
+        let depth = depth.clamp(0, 255) as u8;
+        self.tt
+            .store(key, depth, best, bound, best_code, proven && !for_context);
+        if for_context {
+            self.tt.store_proven(key, context, depth, best, bound);
+        }
         best
     }
 

@@ -111,7 +111,7 @@ impl<G: Evaluate> Search<'_, G> {
             let mut answers = G::Moves::default();
             child.legal_moves(&mut answers);
             let replies = answers.as_ref().len() as u64;
-            self.path.push((child.hash(), child.irreversible_count()));
+            self.enter(&child);
             // The opponent moves at `child`: the move keeps the root's value if they cannot do
             // better than its negation.
             let keeps = mv == best
@@ -124,10 +124,10 @@ impl<G: Evaluate> Search<'_, G> {
                 for &answer in answers.as_ref() {
                     let mut next = child;
                     next.play(answer);
-                    self.path.push((next.hash(), next.irreversible_count()));
+                    self.enter(&next);
                     // A reply is safe for the opponent unless it hands us the goal.
                     let v = self.prove_at(&next, 2, goal - 1, goal);
-                    self.path.pop();
+                    self.leave();
                     safe += v.is_none_or(|v| v < goal) as u64;
                     // Give up on a move once it cannot beat the chosen one, or out of time.
                     if v.is_none() || safe * chosen.2 > chosen.1 * replies {
@@ -136,7 +136,7 @@ impl<G: Evaluate> Search<'_, G> {
                     }
                 }
             }
-            self.path.pop();
+            self.leave();
             if self.aborted {
                 break;
             }

@@ -8,6 +8,8 @@ use super::*;
 use crate::search::{Exact, MoveCodes};
 use crate::search::{Limits, Score};
 use pion_rules::avalam::{self, Avalam};
+use pion_rules::awale::{Awale, Variant};
+use pion_rules::game::repeats;
 use pion_rules::game::{Game, Player};
 
 /// Exact final margin for the side to move, by memoised minimax (the slow reference).
@@ -189,4 +191,91 @@ fn a_capped_attempt_gives_up_and_the_search_goes_on() {
     assert!(!search.aborted, "the cap does not abort the search");
     let v = search.negamax(&pos, 2, 0, -INFINITY, INFINITY);
     assert!(!search.aborted && search.pv_len[0] > 0, "{v}");
+}
+
+/// The final margin for the side to move at the last position of `path`, every line played out
+/// under the rules (a repetition since the last capture ends the game); `None` past `budget`
+/// nodes (lines through cycles grow exponentially). `cycles` is set when a line repeats.
+fn played_out(path: &mut Vec<Awale>, budget: &mut u64, cycles: &mut bool) -> Option<i32> {
+    *budget = budget.checked_sub(1)?;
+    let pos = *path.last().unwrap();
+    if repeats(&pos, &path[..path.len() - 1]) {
+        *cycles = true;
+        return Some(pos.margin());
+    }
+    if pos.outcome().is_some() {
+        return Some(pos.margin());
+    }
+    let mut moves = <Awale as Game>::Moves::default();
+    pos.legal_moves(&mut moves);
+    let mut best = i32::MIN;
+    for &mv in moves.iter() {
+        let mut child = pos;
+        child.play(mv);
+        path.push(child);
+        let v = played_out(path, budget, cycles);
+        path.pop();
+        best = best.max(-v?);
+    }
+    Some(best)
+}
+
+#[test]
+fn proven_awale_scores_hold_under_the_repetition_rule() {
+    // Games of two or three seeds on the board, searched move after move with one table as in a
+    // game, so that values stored under one history are probed under the next.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    let (mut proven, mut repeated) = (0, 0);
+    for _ in 0..10 {
+        let on_board = rng.random_range(2..=4u8);
+        let mut pits = [0u8; 12];
+        for _ in 0..on_board {
+            pits[rng.random_range(0..12)] += 1;
+        }
+        let first = rng.random_range(21..=24u8).min(48 - on_board - 21);
+        let captured = [first, 48 - on_board - first];
+        let side = if rng.random_bool(0.5) {
+            Player::One
+        } else {
+            Player::Two
+        };
+        let mut game = History::new(Awale::from_parts(pits, captured, side, Variant::Standard));
+        let (mut tt, mut heur) = (Table::new(4), Heuristics::new(Awale::MOVE_SLOTS));
+        while game.outcome().is_none() && game.moves().len() < 30 {
+            let limits = Limits {
+                depth: Some(60),
+                ..Limits::default()
+            };
+            let stop = AtomicBool::new(false);
+            let pos = *game.position();
+            let clock = Watch::new(&limits, pos.side_to_move(), 0, 1, &stop);
+            let request = Request {
+                game: &game,
+                limits: &limits,
+                clock: &clock,
+                fallback: Awale::decode_move(1),
+            };
+            let choice = search(&request, &mut tt, &mut heur, &mut |_| {});
+            let score = choice.info.score.expect("a score");
+            let (mut budget, mut cycles) = (300_000, false);
+            let truth = played_out(&mut game.positions().to_vec(), &mut budget, &mut cycles);
+            if let Some(truth) = truth
+                && !matches!(score, Score::Centi(_))
+            {
+                let at = format!("{} after {:?}", game.root().format_position(), game.moves());
+                assert!(
+                    consistent(score, choice.info.score_bound, truth),
+                    "{score:?} (bound {}) but {truth}: {at}",
+                    choice.info.score_bound
+                );
+                proven += !choice.info.score_bound as u32;
+                repeated += (cycles && !choice.info.score_bound) as u32;
+            }
+            game.play(choice.best);
+        }
+    }
+    assert!(
+        proven >= 20 && repeated >= 3,
+        "{proven} proven, {repeated} by repetition"
+    );
 }
