@@ -231,7 +231,8 @@ fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
     if !python_available() {
         return;
     }
-    let dir = scratch_dir("bands");
+    let dir = std::env::temp_dir().join(format!("pion-score-by-opening-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
     let games = dir.join("games.jsonl");
     // Pair 0: `a` wins both games of one opening; pair 1: a draw and a loss on another.
     let record = |game: u32, first: &str, second: &str, opening: &str, result: &str| {
@@ -248,35 +249,20 @@ fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
     ];
     // A blank line (an editor's trailing newline, say) is skipped.
     std::fs::write(&games, lines.join("\n") + "\n\n").unwrap();
-    let output = score_by_opening(&games, "a");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let text = String::from_utf8(output.stdout).unwrap();
-    let rows: Vec<(u32, String)> = text
-        .lines()
-        .skip(1)
-        .map(|line| {
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let n = words.len();
-            (words[n - 2].parse().unwrap(), words[n - 1].to_string())
-        })
-        .collect();
-    assert_eq!(rows, expected_bands(), "{text}");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/score-by-opening.py");
+    let run = |name: &str| {
+        Command::new("python3")
+            .arg(script)
+            .arg(&games)
+            .args(["--engine-name", name, "--depth", "1"])
+            .args(["--engine", env!("CARGO_BIN_EXE_pion")])
+            .output()
+            .expect("python3 runs")
+    };
 
-    // An engine not in the match is a one-line error.
-    let output = score_by_opening(&games, "c");
-    assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("no game of 'c'"));
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// The rows (games, score) the bands of the test above should have, from pion's own scores of
-/// the two openings for the side to move: player 1 after two plies (`a` in game 0, `b` in game
-/// 1), player 2 after one (`b` in game 2, `a` in game 3).
-fn expected_bands() -> Vec<(u32, String)> {
+    // The bands, from pion's own scores of the two openings for the side to move: player 1
+    // after two plies (`a` in game 0, `b` in game 1), player 2 after one (`b` in game 2, `a` in
+    // game 3).
     let mut pion = Pion::start();
     let two_plies = score(&mut pion, "position startpos moves g5g4 f2g3", 1);
     let one_ply = score(&mut pion, "position startpos moves g5g4", 1);
@@ -292,19 +278,32 @@ fn expected_bands() -> Vec<(u32, String)> {
         entry.0 += points;
         entry.1 += 1;
     }
-    expected
+    let output = run("a");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let rows: Vec<(u32, String)> = text
+        .lines()
+        .skip(1)
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let n = words.len();
+            (words[n - 2].parse().unwrap(), words[n - 1].to_string())
+        })
+        .collect();
+    let wanted: Vec<(u32, String)> = expected
         .values()
         .map(|&(points, games)| (games, format!("{:.1}%", 100.0 * points / games as f64)))
-        .collect()
-}
+        .collect();
+    assert_eq!(rows, wanted, "{text}");
 
-#[test]
-fn score_by_opening_refuses_files_that_are_not_game_records() {
-    if !python_available() {
-        return;
-    }
-    let dir = scratch_dir("bad-files");
-    let games = dir.join("games.jsonl");
+    // An engine not in the match, and a file that is not JSON lines, are one-line errors.
+    let output = run("c");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("no game of 'c'"));
     for (text, expected) in [
         ("not json\n", "games.jsonl:1 is not a JSON line"),
         (
@@ -317,35 +316,11 @@ fn score_by_opening_refuses_files_that_are_not_game_records() {
         ),
     ] {
         std::fs::write(&games, text).unwrap();
-        let output = score_by_opening(&games, "a");
+        let output = run("a");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
         assert!(stderr.contains(expected), "{stderr}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// A fresh directory of this test process for one test's files.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "pion-score-by-opening-{name}-{}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Runs scripts/score-by-opening.py on a records file for engine `name`, with pion scoring.
-fn score_by_opening(games: &std::path::Path, name: &str) -> Output {
-    Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/score-by-opening.py"
-        ))
-        .arg(games)
-        .args(["--engine-name", name, "--depth", "1"])
-        .args(["--engine", env!("CARGO_BIN_EXE_pion")])
-        .output()
-        .expect("python3 runs")
 }
