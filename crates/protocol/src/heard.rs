@@ -8,8 +8,6 @@
 //! print anything between replies.
 
 use crate::info::{Info, Score};
-use crate::reply::Status;
-use pion_rules::game::EndReason;
 
 /// One line from an engine, as a front end understands it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,7 +38,7 @@ pub enum Heard {
     /// `legal <move>...`: the legal moves, none when the game is over.
     Legal(Vec<String>),
     /// `status ...`: whose turn it is and the score, or who won and why.
-    Status(Status),
+    Status(crate::reply::Status),
     /// `position <board> <side>`: the last line of the answer to `show`, the position string.
     Position(String),
     /// A line that starts as a reply this parser knows but breaks its grammar: why.
@@ -51,49 +49,10 @@ pub enum Heard {
     Other,
 }
 
-/// Reads one line an engine wrote.
-pub fn parse_heard(line: &str) -> Heard {
-    let mut words = line.split_whitespace();
-    match words.next() {
-        Some("id") => match words.next() {
-            Some(field) => Heard::Id {
-                field: field.to_string(),
-                value: words.collect::<Vec<_>>().join(" "),
-            },
-            None => Heard::Other,
-        },
-        Some("pionok") => Heard::PionOk,
-        Some("ugiok") => Heard::UgiOk,
-        Some("readyok") => Heard::ReadyOk,
-        Some("game") => words
-            .next()
-            .map_or(Heard::Other, |name| Heard::Game(name.to_string())),
-        Some("option") if words.next() == Some("name") => {
-            let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
-            Heard::Option(name.join(" "))
-        }
-        Some("bestmove") => match words.collect::<Vec<_>>()[..] {
-            ["none"] => Heard::BestMove(None),
-            // UCI engines name the reply they expect after their move: it is not part of it.
-            [mv] | [mv, "ponder", _] => Heard::BestMove(Some(mv.to_string())),
-            _ => {
-                Heard::Malformed("bestmove takes exactly one move (and optionally 'ponder <move>')")
-            }
-        },
-        Some("legal") => Heard::Legal(words.map(str::to_string).collect()),
-        Some("status") => parse_status(&words.collect::<Vec<_>>()),
-        Some("position") => match words.collect::<Vec<_>>() {
-            position if position.is_empty() => Heard::Malformed("position needs a position string"),
-            position => Heard::Position(position.join(" ")),
-        },
-        Some("error") => Heard::Error(line.trim().trim_start_matches("error").trim().to_string()),
-        Some("info") => parse_info(line, words),
-        _ => Heard::Other,
-    }
-}
-
 /// The words after `status`, in one of protocol.md's three forms.
 fn parse_status(words: &[&str]) -> Heard {
+    use crate::reply::Status;
+    use pion_rules::game::EndReason;
     let player = |word: &str| word.parse::<u8>().ok().filter(|n| (1..=2).contains(n));
     let score = |p1: &str, p2: &str| Some([p1.parse().ok()?, p2.parse().ok()?]);
     let reason = |word: &str| EndReason::from_word(word).map(EndReason::as_str);
@@ -129,6 +88,47 @@ fn parse_status(words: &[&str]) -> Heard {
         Heard::Malformed("status takes one of the three forms of protocol.md"),
         Heard::Status,
     )
+}
+
+/// Reads one line an engine wrote.
+pub fn parse_heard(line: &str) -> Heard {
+    let mut words = line.split_whitespace();
+    match words.next() {
+        Some("id") => match words.next() {
+            Some(field) => Heard::Id {
+                field: field.to_string(),
+                value: words.collect::<Vec<_>>().join(" "),
+            },
+            None => Heard::Other,
+        },
+        Some("pionok") => Heard::PionOk,
+        Some("ugiok") => Heard::UgiOk,
+        Some("readyok") => Heard::ReadyOk,
+        Some("legal") => Heard::Legal(words.map(str::to_string).collect()),
+        Some("status") => parse_status(&words.collect::<Vec<_>>()),
+        Some("position") => match words.collect::<Vec<_>>() {
+            position if position.is_empty() => Heard::Malformed("position needs a position string"),
+            position => Heard::Position(position.join(" ")),
+        },
+        Some("game") => words
+            .next()
+            .map_or(Heard::Other, |name| Heard::Game(name.to_string())),
+        Some("option") if words.next() == Some("name") => {
+            let name: Vec<&str> = words.take_while(|w| *w != "type").collect();
+            Heard::Option(name.join(" "))
+        }
+        Some("bestmove") => match words.collect::<Vec<_>>()[..] {
+            ["none"] => Heard::BestMove(None),
+            // UCI engines name the reply they expect after their move: it is not part of it.
+            [mv] | [mv, "ponder", _] => Heard::BestMove(Some(mv.to_string())),
+            _ => {
+                Heard::Malformed("bestmove takes exactly one move (and optionally 'ponder <move>')")
+            }
+        },
+        Some("error") => Heard::Error(line.trim().trim_start_matches("error").trim().to_string()),
+        Some("info") => parse_info(line, words),
+        _ => Heard::Other,
+    }
 }
 
 /// The fields of an `info` line, or its message for `info string ...`.
@@ -173,7 +173,7 @@ fn parse_info<'a>(line: &str, mut words: impl Iterator<Item = &'a str>) -> Heard
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Reply;
+    use crate::{Reply, Status};
 
     #[test]
     fn what_pion_prints_reads_back_the_same() {
