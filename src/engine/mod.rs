@@ -1,9 +1,9 @@
 //! The engine session: the state behind the protocol and the dispatch of commands.
 //!
-//! Data flows one way: a line of text becomes a typed [`Command`](pion_protocol::Command) (the protocol crate's parser),
-//! the session runs it (`handlers.rs`, on the game state of `state.rs`), and typed [`Reply`]
-//! values become text in the [`Output`]. A search, `perft` or `bench` runs on its own thread
-//! (`jobs.rs`) and writes its replies to the same output.
+//! Data flows one way: a line of text becomes a typed [`Command`](pion_protocol::Command) (by
+//! the protocol crate's parser), the session runs it (`handlers.rs`, on the game state of
+//! `state.rs`), and typed [`Reply`] values become text in the [`Output`]. A search, `perft` or
+//! `bench` runs on its own thread (`jobs.rs`) and writes its replies to the same output.
 //!
 //! Every command either changes the state completely or not at all: a command that fails sends
 //! one `error` line and leaves everything as it was.
