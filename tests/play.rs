@@ -188,6 +188,10 @@ fn bad_options_get_one_line_errors() {
         ),
         (vec!["--position", "4,4 1"], "pion play: position: "),
         (
+            vec!["--position", "4,4"],
+            "pion play: --position takes '<board> <side>'",
+        ),
+        (
             vec!["--game", "awale", "--variant", "own-colour"],
             "pion play: --variant own-colour is not a variant of awale",
         ),

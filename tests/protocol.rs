@@ -419,8 +419,8 @@ fn lines_cut_by_the_table_are_completed_from_it() {
     pion.send("newgame awale");
     pion.send("go depth 14");
     pion.recv_until("bestmove");
-    // The table now answers most of this search at once: its lines used to stop at the hit
-    // (`info depth 11 seldepth 3 ... pv B`).
+    // The table answers most of this search at once; a line cut at the table's hit
+    // (`info depth 11 seldepth 3 ... pv B`) must still be completed to its full depth.
     pion.send("position startpos moves F e");
     pion.send("go depth 12");
     let lines = pion.recv_until("bestmove");

@@ -1,5 +1,6 @@
-//! The command handlers: each turns one typed command into a change of the session's state
-//! and typed replies, or into one error message that leaves the state as it was.
+//! The dispatch of commands and their handlers: each turns one typed command into a change of
+//! the session's state and typed replies, or into one error message that leaves the state as it
+//! was.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -8,17 +9,89 @@ use super::jobs::{Job, RunningSearch, Work, spawn_search};
 use super::output::Output;
 use super::state::{AnyTable, Table, with_table};
 use super::{
-    CommandResult, ENGINE_AUTHOR, ENGINE_NAME, MAX_BENCH_DEPTH, MAX_GO_DEPTH, MAX_PERFT_DEPTH,
-    Session,
+    CommandResult, ENGINE_AUTHOR, ENGINE_NAME, Flow, MAX_BENCH_DEPTH, MAX_GO_DEPTH,
+    MAX_PERFT_DEPTH, Session,
 };
 use crate::options::{self, Change, option_specs};
 use crate::search::{self, Clock, Limits, SearchGame, Settings};
-use pion_protocol::{GameKind, GoParams, Query, Reply, Start, Status};
+use pion_protocol::{Command, GameKind, GoParams, Query, Reply, Start, Status};
 use pion_rules::game::{Game, History, PerftReport, Player};
 use pion_rules::with_game;
 
 impl Session {
-    pub(super) fn identify(&self, pion: bool) {
+    /// Runs one parsed command.
+    pub fn handle(&mut self, command: Command) -> Flow {
+        self.reap_search();
+        let result = match command {
+            Command::Quit => return Flow::Quit,
+            Command::Stop => {
+                self.stop_search();
+                Ok(())
+            }
+            Command::IsReady => {
+                self.out.send(&Reply::ReadyOk);
+                Ok(())
+            }
+            Command::Pion => {
+                self.identify(true);
+                Ok(())
+            }
+            Command::Ugi => {
+                self.identify(false);
+                Ok(())
+            }
+            // Commands that only read the state are answered even during a search.
+            Command::Legal => with_table!(&self.table, t => legal(t, &self.out)),
+            Command::Status => with_table!(&self.table, t => status(t, &self.out)),
+            Command::Show => with_table!(&self.table, t => show(t, &self.out)),
+            Command::Query(query) => {
+                with_table!(&self.table, t => answer_query(t, query, &self.out))
+            }
+            Command::Help(topic) => {
+                self.out.send(&Reply::Help(topic));
+                Ok(())
+            }
+            // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
+            // piped scripts can send several in a row); during `go` they are refused.
+            command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {
+                self.join_search();
+                return self.handle(command);
+            }
+            command if self.search.is_some() => Err(format!(
+                "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
+                command_word(&command)
+            )),
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame(game) => {
+                self.new_game(game);
+                Ok(())
+            }
+            Command::UgiNewGame => {
+                self.new_game(None);
+                Ok(())
+            }
+            Command::Position { start, moves } => {
+                with_table!(&mut self.table, t => set_position(t, &start, &moves))
+            }
+            Command::Play(text) => with_table!(&mut self.table, t => t
+                .history
+                .play_text(&text)
+                .map(|_| ())
+                .map_err(|e| e.to_string())),
+            Command::Undo => with_table!(&mut self.table, t => {
+                if t.history.undo() { Ok(()) } else { Err("undo: no move to take back".to_string()) }
+            }),
+            Command::Go(params) => self.go(&params),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Bench(depth) => self.bench(depth),
+        };
+        if let Err(message) = result {
+            self.error(message);
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self, pion: bool) {
         let out = &self.out;
         out.send(&Reply::Id("name", ENGINE_NAME.to_string()));
         out.send(&Reply::Id("version", env!("CARGO_PKG_VERSION").to_string()));
@@ -34,7 +107,7 @@ impl Session {
         out.send(if pion { &Reply::PionOk } else { &Reply::UgiOk });
     }
 
-    pub(super) fn current_game(&self) -> GameKind {
+    fn current_game(&self) -> GameKind {
         match self.table {
             AnyTable::Avalam(_) => GameKind::Avalam,
             AnyTable::Awale(_) => GameKind::Awale,
@@ -42,7 +115,7 @@ impl Session {
     }
 
     /// A new game: the same game keeps its variant, the other game starts with the standard one.
-    pub(super) fn new_game(&mut self, game: Option<GameKind>) {
+    fn new_game(&mut self, game: Option<GameKind>) {
         let game = game.unwrap_or(self.current_game());
         if game == self.current_game() {
             with_table!(&mut self.table, t => t.restart(t.variant));
@@ -66,7 +139,7 @@ impl Session {
         }
     }
 
-    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> CommandResult {
         match options::set_option(self.settings, name, value)? {
             Change::Settings(settings) => {
                 self.settings = settings;
@@ -86,7 +159,7 @@ impl Session {
     /// Sets the `Variant` option: a variant of the current game applies at once (and `standard`,
     /// a variant of both, forgets a kept one); a variant of the other game only is kept for its
     /// next start, since UGI tools send `Variant` and `Game` in any order (protocol.md).
-    pub(super) fn choose_variant(&mut self, name: &str) -> CommandResult {
+    fn choose_variant(&mut self, name: &str) -> CommandResult {
         fn has(game: GameKind, name: &str) -> bool {
             with_game!(game, G => G::parse_variant(name).is_some())
         }
@@ -108,7 +181,7 @@ impl Session {
     }
 
     /// Changes the variant of the current game, which starts it again from the start position.
-    pub(super) fn set_variant(&mut self, name: &str) -> CommandResult {
+    fn set_variant(&mut self, name: &str) -> CommandResult {
         fn apply<G: SearchGame>(t: &mut Table<G>, name: &str) -> CommandResult {
             let variant = G::parse_variant(name).ok_or_else(|| {
                 format!(
@@ -123,7 +196,7 @@ impl Session {
         with_table!(&mut self.table, t => apply(t, name))
     }
 
-    pub(super) fn go(&mut self, params: &GoParams) -> CommandResult {
+    fn go(&mut self, params: &GoParams) -> CommandResult {
         let limits =
             with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
         // A finished game has nothing to search: answer at once, so that a script may go on
@@ -157,7 +230,7 @@ impl Session {
         Ok(())
     }
 
-    pub(super) fn perft(&mut self, depth: u32) -> CommandResult {
+    fn perft(&mut self, depth: u32) -> CommandResult {
         if depth > MAX_PERFT_DEPTH {
             return Err(format!(
                 "perft: depth {depth} is too deep (at most {MAX_PERFT_DEPTH})"
@@ -174,7 +247,7 @@ impl Session {
         Ok(())
     }
 
-    pub(super) fn bench(&mut self, depth: Option<u32>) -> CommandResult {
+    fn bench(&mut self, depth: Option<u32>) -> CommandResult {
         if let Some(depth) = depth.filter(|&d| d > MAX_BENCH_DEPTH) {
             return Err(format!(
                 "bench: depth {depth} is too deep (at most {MAX_BENCH_DEPTH})"
@@ -191,8 +264,18 @@ impl Session {
     }
 }
 
+/// The first word of a command, for error messages.
+fn command_word(command: &Command) -> String {
+    command
+        .to_string()
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// Turns `go` parameters into search limits, checking that a clock names the side to move.
-pub(super) fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
+fn limits_for(params: &GoParams, side: Player) -> Result<Limits, String> {
     if let Some(depth) = params.depth
         && depth > MAX_GO_DEPTH
     {
@@ -233,7 +316,7 @@ pub(super) fn limits_for(params: &GoParams, side: Player) -> Result<Limits, Stri
     })
 }
 
-pub(super) fn set_position<G: SearchGame>(
+fn set_position<G: SearchGame>(
     table: &mut Table<G>,
     start: &Start,
     moves: &[String],
@@ -258,7 +341,7 @@ pub(super) fn set_position<G: SearchGame>(
     Ok(())
 }
 
-pub(super) fn legal<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
+fn legal<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
     let mut moves = G::Moves::default();
     table.history.legal_moves(&mut moves);
     let moves = moves.as_ref().iter().map(|&m| G::format_move(m)).collect();
@@ -266,7 +349,7 @@ pub(super) fn legal<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandRes
     Ok(())
 }
 
-pub(super) fn status<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
+fn status<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
     let position = table.history.position();
     let status = match table.history.outcome() {
         None => Status {
@@ -286,7 +369,7 @@ pub(super) fn status<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandRe
     Ok(())
 }
 
-pub(super) fn show<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
+fn show<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
     let position = table.history.position();
     out.send(&Reply::Board {
         game: G::NAME,
@@ -296,11 +379,7 @@ pub(super) fn show<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResu
     Ok(())
 }
 
-pub(super) fn answer_query<G: SearchGame>(
-    table: &Table<G>,
-    query: Query,
-    out: &Output,
-) -> CommandResult {
+fn answer_query<G: SearchGame>(table: &Table<G>, query: Query, out: &Output) -> CommandResult {
     let outcome = table.history.outcome();
     let answer = match query {
         Query::P1Turn => {

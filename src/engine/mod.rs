@@ -1,9 +1,9 @@
 //! The engine session: the state behind the protocol and the dispatch of commands.
 //!
-//! Data flows one way: a line of text becomes a typed [`Command`] (the protocol crate's parser),
-//! the session runs it (`handlers.rs`, on the game state of `state.rs`), and typed [`Reply`]
-//! values become text in the [`Output`]. A search, `perft` or `bench` runs on its own thread
-//! (`jobs.rs`) and writes its replies to the same output.
+//! Data flows one way: a line of text becomes a typed [`Command`](pion_protocol::Command) (by
+//! the protocol crate's parser), the session runs it (`handlers.rs`, on the game state of
+//! `state.rs`), and typed [`Reply`] values become text in the [`Output`]. A search, `perft` or
+//! `bench` runs on its own thread (`jobs.rs`) and writes its replies to the same output.
 //!
 //! Every command either changes the state completely or not at all: a command that fails sends
 //! one `error` line and leaves everything as it was.
@@ -17,11 +17,10 @@ use std::io::BufRead;
 use std::sync::atomic::Ordering;
 
 use crate::search::Settings;
-use handlers::{answer_query, legal, set_position, show, status};
-use jobs::{RunningSearch, Work};
+use jobs::RunningSearch;
 pub use output::Output;
-use pion_protocol::{Command, GameKind, Line, LineReader, MAX_LINE, Reply, parse_command};
-use state::{AnyTable, Table, with_table};
+use pion_protocol::{GameKind, Line, LineReader, MAX_LINE, Reply, parse_command};
+use state::{AnyTable, Table};
 
 /// The deepest `go depth` the protocol accepts.
 pub const MAX_GO_DEPTH: u32 = crate::search::MAX_DEPTH;
@@ -121,92 +120,10 @@ impl Session {
     fn error(&self, message: String) {
         self.out.send(&Reply::Error(message));
     }
-
-    /// Runs one parsed command.
-    pub fn handle(&mut self, command: Command) -> Flow {
-        self.reap_search();
-        let result = match command {
-            Command::Quit => return Flow::Quit,
-            Command::Stop => {
-                self.stop_search();
-                Ok(())
-            }
-            Command::IsReady => {
-                self.out.send(&Reply::ReadyOk);
-                Ok(())
-            }
-            Command::Pion => {
-                self.identify(true);
-                Ok(())
-            }
-            Command::Ugi => {
-                self.identify(false);
-                Ok(())
-            }
-            // Commands that only read the state are answered even during a search.
-            Command::Legal => with_table!(&self.table, t => legal(t, &self.out)),
-            Command::Status => with_table!(&self.table, t => status(t, &self.out)),
-            Command::Show => with_table!(&self.table, t => show(t, &self.out)),
-            Command::Query(query) => {
-                with_table!(&self.table, t => answer_query(t, query, &self.out))
-            }
-            Command::Help(topic) => {
-                self.out.send(&Reply::Help(topic));
-                Ok(())
-            }
-            // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
-            // piped scripts can send several in a row); during `go` they are refused.
-            command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {
-                self.join_search();
-                return self.handle(command);
-            }
-            command if self.search.is_some() => Err(format!(
-                "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
-                command_word(&command)
-            )),
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
-            Command::NewGame(game) => {
-                self.new_game(game);
-                Ok(())
-            }
-            Command::UgiNewGame => {
-                self.new_game(None);
-                Ok(())
-            }
-            Command::Position { start, moves } => {
-                with_table!(&mut self.table, t => set_position(t, &start, &moves))
-            }
-            Command::Play(text) => with_table!(&mut self.table, t => t
-                .history
-                .play_text(&text)
-                .map(|_| ())
-                .map_err(|e| e.to_string())),
-            Command::Undo => with_table!(&mut self.table, t => {
-                if t.history.undo() { Ok(()) } else { Err("undo: no move to take back".to_string()) }
-            }),
-            Command::Go(params) => self.go(&params),
-            Command::Perft(depth) => self.perft(depth),
-            Command::Bench(depth) => self.bench(depth),
-        };
-        if let Err(message) = result {
-            self.error(message);
-        }
-        Flow::Continue
-    }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
         self.stop_search();
     }
-}
-
-/// The first word of a command, for error messages.
-fn command_word(command: &Command) -> String {
-    command
-        .to_string()
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .to_string()
 }

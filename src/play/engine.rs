@@ -2,12 +2,13 @@
 //! protocol, as any front end does, with a deadline on every reply.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
+use pion_protocol::{Command, GoParams, Heard, Info, Score, Status, parse_heard};
 
 /// How long a reply that needs no search may take (a loaded machine, a large `Hash` to clear).
 const REPLY_DEADLINE: Duration = Duration::from_secs(30);
@@ -23,8 +24,8 @@ pub struct Engine {
 pub struct Answer {
     /// The move, or `none` on a finished game.
     pub best: String,
-    /// The words after `score` in the last info line that had one (`cp 35`, `win 3 lowerbound`).
-    pub score: Option<String>,
+    /// The score of the last `info` line that had one, and whether it is only a bound.
+    pub score: Option<(Score, bool)>,
 }
 
 impl Engine {
@@ -32,7 +33,7 @@ impl Engine {
     /// answers `pion` with `pionok`.
     pub fn start() -> Result<Engine> {
         let exe = std::env::current_exe().context("cannot find the pion program to start")?;
-        let mut child = Command::new(&exe)
+        let mut child = std::process::Command::new(&exe)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -54,14 +55,14 @@ impl Engine {
             stdin,
             lines,
         };
-        engine.send("pion")?;
-        engine.read_until("pionok", REPLY_DEADLINE)?;
+        engine.send(&Command::Pion)?;
+        engine.read_until(|h| *h == Heard::PionOk, REPLY_DEADLINE)?;
         Ok(engine)
     }
 
-    /// Sends one command line.
-    pub fn send(&mut self, line: &str) -> Result<()> {
-        writeln!(self.stdin, "{line}")
+    /// Sends one command, printed by the protocol crate.
+    pub fn send(&mut self, command: &Command) -> Result<()> {
+        writeln!(self.stdin, "{command}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| anyhow!("the engine exited"))
     }
@@ -75,84 +76,106 @@ impl Engine {
         }
     }
 
-    /// Reads reply lines up to the first that starts with `prefix`; returns them all.
-    fn read_until(&mut self, prefix: &str, wait: Duration) -> Result<Vec<String>> {
+    /// Reads replies up to the first that `last` accepts; returns them all, parsed.
+    fn read_until(&mut self, last: impl Fn(&Heard) -> bool, wait: Duration) -> Result<Vec<Heard>> {
         let deadline = Instant::now() + wait;
-        let mut lines = Vec::new();
+        let mut heard = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
-            let line = self.recv(left)?;
-            let done = line.starts_with(prefix);
-            lines.push(line);
+            let reply = parse_heard(&self.recv(left)?);
+            let done = last(&reply);
+            heard.push(reply);
             if done {
-                return Ok(lines);
+                return Ok(heard);
             }
         }
     }
 
     /// Sends a command that prints nothing on success; returns the engine's `error` reply, without
     /// its `error ` prefix, as `Err`.
-    pub fn command(&mut self, line: &str) -> Result<std::result::Result<(), String>> {
-        self.send(line)?;
-        self.send("isready")?;
-        let lines = self.read_until("readyok", REPLY_DEADLINE)?;
-        Ok(match lines.iter().find_map(|l| l.strip_prefix("error ")) {
-            Some(error) => Err(error.to_string()),
+    pub fn command(&mut self, command: &Command) -> Result<std::result::Result<(), String>> {
+        self.send(command)?;
+        self.send(&Command::IsReady)?;
+        let heard = self.read_until(|h| *h == Heard::ReadyOk, REPLY_DEADLINE)?;
+        Ok(match heard.into_iter().find_map(error_of) {
+            Some(error) => Err(error),
             None => Ok(()),
         })
     }
 
-    /// Sends a command and returns its one reply line, which must start with `prefix`.
-    pub fn ask(&mut self, line: &str, prefix: &str) -> Result<String> {
-        self.send(line)?;
-        let reply = self.recv(REPLY_DEADLINE)?;
-        if !reply.starts_with(prefix) {
-            bail!("the engine answered '{line}' with '{reply}'");
-        }
-        Ok(reply)
+    /// Sends a command and returns its one reply, which `pick` must accept.
+    fn ask<T>(&mut self, command: &Command, pick: impl Fn(Heard) -> Option<T>) -> Result<T> {
+        self.send(command)?;
+        let line = self.recv(REPLY_DEADLINE)?;
+        pick(parse_heard(&line))
+            .ok_or_else(|| anyhow!("the engine answered '{command}' with '{line}'"))
+    }
+
+    /// The state of the game: whose turn, the score, the result.
+    pub fn status(&mut self) -> Result<Status> {
+        self.ask(&Command::Status, |heard| match heard {
+            Heard::Status(status) => Some(status),
+            _ => None,
+        })
+    }
+
+    /// The legal moves.
+    pub fn legal(&mut self) -> Result<Vec<String>> {
+        self.ask(&Command::Legal, |heard| match heard {
+            Heard::Legal(moves) => Some(moves),
+            _ => None,
+        })
     }
 
     /// The position string of the current position (the last line of `show`).
     pub fn position(&mut self) -> Result<String> {
-        self.send("show")?;
-        let lines = self.read_until("position ", REPLY_DEADLINE)?;
-        let last = lines.last().expect("read_until returns its last line");
-        Ok(last["position ".len()..].to_string())
+        self.send(&Command::Show)?;
+        let heard = self.read_until(|h| matches!(h, Heard::Position(_)), REPLY_DEADLINE)?;
+        match heard.into_iter().last() {
+            Some(Heard::Position(position)) => Ok(position),
+            _ => unreachable!("read_until ends with the reply it waits for"),
+        }
     }
 
     /// Searches the current position for `movetime_ms` and returns the move and its score.
     pub fn search(&mut self, movetime_ms: u64) -> Result<Answer> {
-        self.send(&format!("go movetime {movetime_ms}"))?;
+        let go = Command::Go(GoParams {
+            movetime: Some(movetime_ms),
+            ..GoParams::default()
+        });
+        self.send(&go)?;
         let wait = Duration::from_millis(movetime_ms) + REPLY_DEADLINE;
-        let lines = self.read_until("bestmove", wait)?;
-        if let Some(error) = lines.iter().find(|l| l.starts_with("error ")) {
-            bail!("the engine answered 'go' with '{error}'");
+        let heard = self.read_until(|h| matches!(h, Heard::BestMove(_)), wait)?;
+        if let Some(error) = heard.iter().cloned().find_map(error_of) {
+            bail!("the engine answered 'go' with 'error {error}'");
         }
-        let best = lines.last().expect("read_until returns its last line");
-        let best = best.split_whitespace().nth(1).unwrap_or("none").to_string();
-        let score = lines.iter().rev().find_map(|line| score_of(line));
+        let score = heard.iter().rev().find_map(|h| match h {
+            Heard::Info(Info {
+                score: Some(score),
+                score_bound,
+                ..
+            }) => Some((*score, *score_bound)),
+            _ => None,
+        });
+        let best = match heard.into_iter().last() {
+            Some(Heard::BestMove(best)) => best.unwrap_or_else(|| "none".to_string()),
+            _ => unreachable!("read_until ends with the reply it waits for"),
+        };
         Ok(Answer { best, score })
     }
 }
 
-/// The score of an `info` line: the words after `score` up to the next field.
-fn score_of(line: &str) -> Option<String> {
-    let rest = line.strip_prefix("info ")?.split_once(" score ")?.1;
-    let words: Vec<&str> = rest
-        .split_whitespace()
-        .take_while(|w| {
-            !matches!(
-                *w,
-                "nodes" | "nps" | "time" | "hashfull" | "pv" | "playouts"
-            )
-        })
-        .collect();
-    Some(words.join(" "))
+/// The message of an `error` reply.
+fn error_of(heard: Heard) -> Option<String> {
+    match heard {
+        Heard::Error(message) => Some(message),
+        _ => None,
+    }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
+        let _ = self.send(&Command::Quit);
         let deadline = Instant::now() + Duration::from_secs(1);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -162,22 +185,5 @@ impl Drop for Engine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::score_of;
-
-    #[test]
-    fn the_score_of_an_info_line() {
-        let line = "info depth 10 seldepth 10 score cp 112 lowerbound nodes 26624 pv a B";
-        assert_eq!(score_of(line).as_deref(), Some("cp 112 lowerbound"));
-        assert_eq!(
-            score_of("info depth 3 score win 4 nodes 9").as_deref(),
-            Some("win 4")
-        );
-        assert_eq!(score_of("info depth 0 nodes 1 pv a"), None);
-        assert_eq!(score_of("bestmove a"), None);
     }
 }

@@ -8,6 +8,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 
 use anyhow::{Result, bail};
 use clap::Args;
+use pion_protocol::{Command, Score, Start, Status};
 use pion_rules::game::Game;
 use pion_rules::{GameKind, with_game};
 
@@ -26,8 +27,8 @@ macro_rules! say {
 #[derive(Args)]
 pub struct Options {
     /// The game.
-    #[arg(long, default_value = "avalam", value_parser = ["avalam", "awale"])]
-    game: String,
+    #[arg(long, default_value = "avalam", value_parser = pion_protocol::cli::game_parser())]
+    game: GameKind,
     /// A rule variant of the game (protocol.md: own-colour for Avalam; grandslam-nocapture or
     /// grandslam-capture for Awale).
     #[arg(long)]
@@ -66,8 +67,8 @@ const COMMANDS: &[(&str, &str)] = &[
 struct Play {
     engine: Engine,
     options: Options,
-    /// `startpos`, or the position string the game started from.
-    start: String,
+    /// Where the game started: the start position or a position string.
+    start: Start,
     /// The side to move at the start.
     start_side: u8,
     moves: Vec<String>,
@@ -80,7 +81,8 @@ struct Play {
 pub fn run(options: Options) -> Result<()> {
     // The engine keeps a variant of the other game for that game's next start (as UGI tools
     // need), so a variant that does not belong to the chosen game is caught here.
-    if let (Some(variant), Some(game)) = (&options.variant, GameKind::from_name(&options.game)) {
+    if let Some(variant) = &options.variant {
+        let game = options.game;
         let names = with_game!(game, G => G::variant_names());
         if !names.contains(&variant.as_str()) {
             bail!(
@@ -89,28 +91,35 @@ pub fn run(options: Options) -> Result<()> {
             );
         }
     }
+    let (start, start_side) = match &options.position {
+        None => (Start::StartPos, 1),
+        Some(p) => match p.split_whitespace().collect::<Vec<_>>()[..] {
+            [board, side] => {
+                let start = Start::Notation {
+                    board: board.to_string(),
+                    side: side.to_string(),
+                    fen: false,
+                };
+                (start, side.parse().unwrap_or(1))
+            }
+            _ => bail!("--position takes '<board> <side>', as in protocol.md"),
+        },
+    };
     let mut engine = Engine::start()?;
     let setup = [
-        Some(format!("newgame {}", options.game)),
-        Some(format!("setoption name Level value {}", options.level)),
-        options
-            .variant
-            .as_ref()
-            .map(|v| format!("setoption name Variant value {v}")),
-        options.position.as_ref().map(|p| format!("position {p}")),
+        Some(Command::NewGame(Some(options.game))),
+        Some(set_option("Level", &options.level)),
+        options.variant.as_ref().map(|v| set_option("Variant", v)),
+        options.position.as_ref().map(|_| Command::Position {
+            start: start.clone(),
+            moves: Vec::new(),
+        }),
     ];
     for command in setup.into_iter().flatten() {
         if let Err(error) = engine.command(&command)? {
             bail!("{error}");
         }
     }
-    let (start, start_side) = match &options.position {
-        None => ("startpos".to_string(), 1),
-        Some(p) => {
-            let side = p.split_whitespace().nth(1).and_then(|s| s.parse().ok());
-            (p.trim().to_string(), side.unwrap_or(1))
-        }
-    };
     let style = Style {
         colour: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
@@ -138,9 +147,9 @@ impl Play {
 
     /// The game loop: pion's moves, the person's commands, the end.
     fn game(&mut self, input: &mut impl BufRead) -> Result<()> {
-        let colour = match (self.options.game.as_str(), self.options.side) {
-            ("avalam", 1) => "yellow, y",
-            ("avalam", _) => "red, r",
+        let colour = match (self.options.game, self.options.side) {
+            (GameKind::Avalam, 1) => "yellow, y",
+            (GameKind::Avalam, _) => "red, r",
             (_, 1) => "pits A to F, the bottom row",
             _ => "pits a to f, the top row",
         };
@@ -153,13 +162,12 @@ impl Play {
         );
         self.draw()?;
         loop {
-            let status = self.engine.ask("status", "status ")?;
-            let words: Vec<&str> = status.split_whitespace().collect();
-            if words.get(1) == Some(&"over") {
-                say!("{}", result(&words, self.options.side));
+            let status = self.engine.status()?;
+            if status.turn.is_none() {
+                say!("{}", result(&status, self.options.side));
                 break;
             }
-            if words.get(3) != Some(&self.options.side.to_string().as_str()) {
+            if status.turn != Some(self.options.side) {
                 self.engine_moves()?;
                 continue;
             }
@@ -186,13 +194,16 @@ impl Play {
                 }
                 ["show"] => self.draw()?,
                 ["moves"] => {
-                    let legal = self.engine.ask("legal", "legal")?;
-                    say!("your legal moves:{}", &legal["legal".len()..]);
+                    let legal = self.engine.legal()?;
+                    say!(
+                        "your legal moves:{}",
+                        legal.iter().map(|m| format!(" {m}")).collect::<String>()
+                    );
                 }
                 ["hint"] => self.hint()?,
                 ["undo"] => self.undo()?,
                 [word] if !COMMANDS.iter().any(|(name, _)| *name == word) => {
-                    match self.engine.command(&format!("play {word}"))? {
+                    match self.engine.command(&Command::Play(word.to_string()))? {
                         Ok(()) => {
                             self.moves.push(word.to_string());
                             self.draw()?;
@@ -209,7 +220,7 @@ impl Play {
                 ),
             }
         }
-        say!("The moves: {}", self.moves_line());
+        say!("The moves: {}", self.replay());
         Ok(())
     }
 
@@ -217,10 +228,12 @@ impl Play {
     fn engine_moves(&mut self) -> Result<()> {
         say!("pion is thinking ({} ms)...", self.options.movetime);
         let answer = self.engine.search(self.options.movetime)?;
-        if let Err(error) = self.engine.command(&format!("play {}", answer.best))? {
+        if let Err(error) = self.engine.command(&Command::Play(answer.best.clone()))? {
             bail!("pion's move {} was refused: {error}", answer.best);
         }
-        let score = answer.score.map(|s| format!(" ({})", describe(&s)));
+        let score = answer
+            .score
+            .map(|(s, bound)| format!(" ({})", describe(s, bound)));
         say!("pion plays {}{}", answer.best, score.unwrap_or_default());
         self.moves.push(answer.best);
         self.draw()
@@ -237,16 +250,15 @@ impl Play {
             self.setoption("Level", &level)?;
         }
         let answer = answer?;
-        let score = answer.score.map(|s| format!(" ({})", describe(&s)));
+        let score = answer
+            .score
+            .map(|(s, bound)| format!(" ({})", describe(s, bound)));
         say!("hint: {}{}", answer.best, score.unwrap_or_default());
         Ok(())
     }
 
     fn setoption(&mut self, name: &str, value: &str) -> Result<()> {
-        match self
-            .engine
-            .command(&format!("setoption name {name} value {value}"))?
-        {
+        match self.engine.command(&set_option(name, value))? {
             Ok(()) => Ok(()),
             Err(error) => bail!("{error}"),
         }
@@ -263,18 +275,17 @@ impl Play {
             return Ok(());
         };
         self.moves.truncate(last);
-        if let Err(error) = self.engine.command(&self.moves_line())? {
+        if let Err(error) = self.engine.command(&self.replay())? {
             bail!("the engine refused the game's moves: {error}");
         }
         self.draw()
     }
 
     /// The game as a `position` command that replays it.
-    fn moves_line(&self) -> String {
-        if self.moves.is_empty() {
-            format!("position {}", self.start)
-        } else {
-            format!("position {} moves {}", self.start, self.moves.join(" "))
+    fn replay(&self) -> Command {
+        Command::Position {
+            start: self.start.clone(),
+            moves: self.moves.clone(),
         }
     }
 
@@ -282,9 +293,9 @@ impl Play {
     fn draw(&mut self) -> Result<()> {
         let position = self.engine.position()?;
         let last = self.moves.last().map(String::as_str);
-        let drawn = match self.options.game.as_str() {
-            "avalam" => board::avalam(&position, last, self.style),
-            _ => board::awale(&position, last, self.style),
+        let drawn = match self.options.game {
+            GameKind::Avalam => board::avalam(&position, last, self.style),
+            GameKind::Awale => board::awale(&position, last, self.style),
         };
         match drawn {
             Some(drawn) => write!(io::stdout(), "\n{drawn}")?,
@@ -298,9 +309,9 @@ impl Play {
             };
             say!("last move: {last} ({who})");
         }
-        let status = self.engine.ask("status", "status ")?;
-        let words: Vec<&str> = status.split_whitespace().collect();
-        if let ["status", "playing", "turn", _, "score", p1, p2] = words[..] {
+        let status = self.engine.status()?;
+        if status.turn.is_some() {
+            let [p1, p2] = status.score;
             let (you, pion) = if self.options.side == 1 {
                 (p1, p2)
             } else {
@@ -312,58 +323,52 @@ impl Play {
     }
 }
 
-/// A score of the protocol (`cp 35`, `win 3 lowerbound`) in words, for the side to move.
-fn describe(score: &str) -> String {
-    let words: Vec<&str> = score.split_whitespace().collect();
-    let bound = words.get(2).is_some();
-    match words[..] {
-        ["cp", n, ..] => {
-            let points = n.parse::<f64>().unwrap_or(0.0) / 100.0;
-            let more = if bound { " or more" } else { "" };
-            format!("score cp {n}: about {points:+.2} points{more} for the side to move")
-        }
-        ["win", m, ..] if bound => format!("score win {m}: a win by {m} or more"),
-        ["win", m] => format!("score win {m}: a proven win by {m}"),
-        ["loss", m, ..] if bound => format!("score loss {m}: a loss by {m} or more"),
-        ["loss", m] => format!("score loss {m}: a proven loss by {m}"),
-        ["draw", ..] => "score draw: a proven draw".to_string(),
-        _ => format!("score {score}"),
+/// `setoption name <name> value <value>`.
+fn set_option(name: &str, value: &str) -> Command {
+    Command::SetOption {
+        name: name.to_string(),
+        value: Some(value.to_string()),
     }
 }
 
-/// The result of a finished game in words, from the engine's `status over ...` line.
-fn result(words: &[&str], human: u8) -> String {
-    let number = |i: usize| {
-        words
-            .get(i)
-            .and_then(|w| w.parse::<i32>().ok())
-            .unwrap_or(0)
-    };
-    let (score_at, reason) = match words.get(2) {
-        Some(&"winner") => (4, words.get(8)),
-        _ => (3, words.get(7)),
-    };
-    let (p1, p2) = (number(score_at + 1), number(score_at + 2));
-    let why = match reason.copied() {
+/// A search score (its protocol words, then what they mean) for the side to move; `bound`: the
+/// result is at least that.
+fn describe(score: Score, bound: bool) -> String {
+    match score {
+        Score::Centi(n) => {
+            let points = f64::from(n) / 100.0;
+            let more = if bound { " or more" } else { "" };
+            format!("score cp {n}: about {points:+.2} points{more} for the side to move")
+        }
+        Score::Win(m) if bound => format!("score win {m}: a win by {m} or more"),
+        Score::Win(m) => format!("score win {m}: a proven win by {m}"),
+        Score::Loss(m) if bound => format!("score loss {m}: a loss by {m} or more"),
+        Score::Loss(m) => format!("score loss {m}: a proven loss by {m}"),
+        Score::Draw => "score draw: a proven draw".to_string(),
+    }
+}
+
+/// The result of a finished game in words, from the engine's `status`.
+fn result(status: &Status, human: u8) -> String {
+    let [p1, p2] = status.score;
+    let why = match status.reason {
         Some("nomoves") => "no move left",
         Some("captures") => "more than half the seeds captured",
         Some("repetition") => "a position repeated",
         _ => "the game ended",
     };
-    let (winner, loser) = if words.get(3) == Some(&"2") {
+    let (winner, loser) = if status.winner == Some(2) {
         (p2, p1)
     } else {
         (p1, p2)
     };
-    let margin = winner - loser;
-    match words.get(2..4) {
-        Some(["winner", w]) if *w == human.to_string() => {
+    let margin = i64::from(winner) - i64::from(loser);
+    match status.winner {
+        Some(w) if w == human => {
             format!("Game over ({why}): you win, {winner} to {loser}, by {margin}.")
         }
-        Some(["winner", _]) => {
-            format!("Game over ({why}): pion wins, {winner} to {loser}, by {margin}.")
-        }
-        _ => format!("Game over ({why}): a draw, {p1} to {p2}."),
+        Some(_) => format!("Game over ({why}): pion wins, {winner} to {loser}, by {margin}."),
+        None => format!("Game over ({why}): a draw, {p1} to {p2}."),
     }
 }
 
@@ -373,8 +378,11 @@ mod tests {
 
     #[test]
     fn results_and_scores_in_words() {
-        fn over(line: &str) -> Vec<&str> {
-            line.split_whitespace().collect()
+        fn over(line: &str) -> Status {
+            match pion_protocol::parse_heard(line) {
+                pion_protocol::Heard::Status(status) => status,
+                other => panic!("{line}: {other:?}"),
+            }
         }
         assert_eq!(
             result(&over("status over winner 1 score 14 10 reason nomoves"), 1),
@@ -389,13 +397,17 @@ mod tests {
             "Game over (a position repeated): a draw, 24 to 24."
         );
         assert_eq!(
-            describe("cp -150"),
+            describe(Score::Centi(-150), false),
             "score cp -150: about -1.50 points for the side to move"
         );
         assert_eq!(
-            describe("win 3 lowerbound"),
+            describe(Score::Win(3), true),
             "score win 3: a win by 3 or more"
         );
-        assert_eq!(describe("draw"), "score draw: a proven draw");
+        assert_eq!(describe(Score::Draw, false), "score draw: a proven draw");
+        assert_eq!(
+            describe(Score::Loss(2), false),
+            "score loss 2: a proven loss by 2"
+        );
     }
 }

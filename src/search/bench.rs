@@ -6,6 +6,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::{Limits, SearchGame, Searcher, Settings};
+use pion_protocol::{Command, Start, parse_command};
+use pion_rules::GameKind;
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::{Game, History};
@@ -69,25 +71,94 @@ impl fmt::Display for BenchReport {
     }
 }
 
-/// A position reached from the start by a fixed rule: at ply `i`, play legal move number
-/// `(i * 7 + salt) % count`. Deterministic, and varied enough to leave the opening.
-pub fn walk<G: Game>(plies: usize, salt: usize) -> History<G> {
-    let mut game = History::new(G::start(G::Variant::default()));
-    for i in 0..plies {
-        let mut moves = G::Moves::default();
-        game.legal_moves(&mut moves);
-        let list = moves.as_ref();
-        if list.is_empty() {
-            break;
-        }
-        game.play(list[(i * 7 + salt) % list.len()]);
-    }
-    game
+/// The bench positions of both games: one a line, with its game and a comment (the file says how).
+const POSITIONS: &str = include_str!("bench/positions.txt");
+
+/// One line of the positions file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchPosition {
+    /// The game.
+    pub game: GameKind,
+    /// Where the moves start from.
+    pub start: Start,
+    /// The moves played from it.
+    pub moves: Vec<String>,
+    /// What the position is, after `#`.
+    pub comment: String,
 }
 
-/// The bench positions of a game: the start and three walks into the game.
+impl BenchPosition {
+    /// The game reached, with its history; why not, if the start or a move is not legal.
+    pub fn history<G: Game>(&self) -> Result<History<G>, String> {
+        if self.game != G::KIND {
+            return Err(format!("a position of {}, not {}", self.game, G::NAME));
+        }
+        let variant = G::Variant::default();
+        let root = match &self.start {
+            Start::StartPos => G::start(variant),
+            Start::Notation { board, side, .. } => {
+                G::parse_position(board, side, variant).map_err(|e| e.to_string())?
+            }
+        };
+        let mut history = History::new(root);
+        for (i, text) in self.moves.iter().enumerate() {
+            history
+                .play_text(text)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        }
+        Ok(history)
+    }
+}
+
+/// Reads a positions file: blank lines and lines that start with `#` are skipped.
+pub fn parse_positions(text: &str) -> Result<Vec<BenchPosition>, String> {
+    let mut positions = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let (body, comment) = line.split_once('#').unwrap_or((line, ""));
+        let Some((game, rest)) = body.trim().split_once(char::is_whitespace) else {
+            if body.trim().is_empty() {
+                continue;
+            }
+            return Err(format!(
+                "line {}: a game and a position are needed",
+                number + 1
+            ));
+        };
+        let game = GameKind::from_name(game)
+            .ok_or_else(|| format!("line {}: unknown game '{game}'", number + 1))?;
+        let Ok(Command::Position { start, moves }) = parse_command(&format!("position {rest}"))
+        else {
+            return Err(format!(
+                "line {}: not a position: '{}'",
+                number + 1,
+                rest.trim()
+            ));
+        };
+        positions.push(BenchPosition {
+            game,
+            start,
+            moves,
+            comment: comment.trim().to_string(),
+        });
+    }
+    Ok(positions)
+}
+
+/// Every position of the bench file, in its order.
+pub fn all_positions() -> Vec<BenchPosition> {
+    parse_positions(POSITIONS).unwrap_or_else(|e| panic!("src/search/bench/positions.txt: {e}"))
+}
+
+/// The bench positions of one game, in the file's order.
 pub fn positions<G: Game>() -> Vec<History<G>> {
-    vec![walk(0, 0), walk(6, 1), walk(14, 3), walk(24, 5)]
+    all_positions()
+        .iter()
+        .filter(|p| p.game == G::KIND)
+        .map(|p| {
+            p.history()
+                .unwrap_or_else(|e| panic!("src/search/bench/positions.txt: {e}"))
+        })
+        .collect()
 }
 
 fn bench_game<G: SearchGame>(depth: u32, stop: &AtomicBool) -> Option<GameBench> {
@@ -121,4 +192,47 @@ pub fn bench_until(depth: Option<u32>, stop: &AtomicBool) -> Option<BenchReport>
         avalam: bench_game::<Avalam>(depth.unwrap_or(AVALAM_DEPTH), stop)?,
         awale: bench_game::<Awale>(depth.unwrap_or(AWALE_DEPTH), stop)?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pion_rules::with_game;
+
+    #[test]
+    fn the_positions_file_parses_and_every_position_is_a_game_in_progress() {
+        let positions = all_positions();
+        for game in GameKind::ALL {
+            assert!(positions.iter().any(|p| p.game == game), "{game}");
+        }
+        for position in &positions {
+            let over = with_game!(position.game, G => position.history::<G>().map(|h| h.outcome().is_some()));
+            assert_eq!(over, Ok(false), "{position:?}");
+            assert!(!position.comment.is_empty(), "{position:?}");
+        }
+        assert_eq!(
+            super::positions::<Avalam>().len() + super::positions::<Awale>().len(),
+            positions.len()
+        );
+    }
+
+    #[test]
+    fn a_bad_line_is_an_error_that_names_it() {
+        let error = |text: &str| {
+            parse_positions(text)
+                .and_then(|p| p[0].history::<Avalam>().map(|_| ()))
+                .unwrap_err()
+        };
+        assert_eq!(
+            error("# a comment\nchess startpos"),
+            "line 2: unknown game 'chess'"
+        );
+        assert_eq!(error("avalam"), "line 1: a game and a position are needed");
+        assert_eq!(
+            error("avalam startpos e4e5"),
+            "line 1: not a position: 'startpos e4e5'"
+        );
+        assert!(error("avalam startpos moves a1a1").starts_with("move 1 (a1a1): "));
+        assert_eq!(error("awale startpos"), "a position of awale, not avalam");
+    }
 }

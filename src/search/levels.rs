@@ -1,5 +1,5 @@
 //! The yardstick levels: `random`, `greedy`, and the original projects' `basic` and `divine`
-//! bots, kept faithful to their descriptions (issue 2) rather than tuned.
+//! bots, kept faithful to their descriptions rather than tuned: they are yardsticks.
 //!
 //! `basic` and `divine` are plain fixed-depth alpha-beta (no table, no ordering) over an
 //! evaluation from the bot's own point of view. Every root move tying for the best value is

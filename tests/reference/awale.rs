@@ -1,4 +1,4 @@
-//! Awale (Oware) on a plain array of twelve pits, from the rules text of issue 4.
+//! Awale (Oware) on a plain array of twelve pits, from the rules text of protocol.md.
 
 /// The grand-slam rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

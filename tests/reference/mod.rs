@@ -1,5 +1,6 @@
-//! Slow, obvious implementations of both games, written from the rules text of issue 4 and not
-//! from the fast code, so that the differential tests compare two independent readings.
+//! Slow, obvious implementations of both games, written from the rules text (protocol.md's
+//! "Games and notation") and not from the fast code, so that the differential tests compare two
+//! independent readings.
 
 pub mod avalam;
 pub mod awale;

@@ -36,12 +36,59 @@ pub enum Heard {
     Option(String),
     /// `bestmove <move> [ponder <move>]`; `None` for `bestmove none` (no legal move).
     BestMove(Option<String>),
+    /// `legal <move>...`: the legal moves, none when the game is over.
+    Legal(Vec<String>),
+    /// `status ...`: whose turn it is and the score, or who won and why.
+    Status(crate::reply::Status),
+    /// `position <board> <side>`: the last line of the answer to `show`, the position string.
+    Position(String),
     /// A line that starts as a reply this parser knows but breaks its grammar: why.
     Malformed(&'static str),
     /// `error <message>`.
     Error(String),
     /// An empty line or anything else (`info string`, a banner, a debug print).
     Other,
+}
+
+/// The words after `status`, in one of protocol.md's three forms.
+fn parse_status(words: &[&str]) -> Heard {
+    use crate::reply::Status;
+    use pion_rules::game::EndReason;
+    let player = |word: &str| word.parse::<u8>().ok().filter(|n| (1..=2).contains(n));
+    let score = |p1: &str, p2: &str| Some([p1.parse().ok()?, p2.parse().ok()?]);
+    let reason = |word: &str| EndReason::from_word(word).map(EndReason::as_str);
+    let status = match *words {
+        ["playing", "turn", turn, "score", p1, p2] => {
+            player(turn).zip(score(p1, p2)).map(|(turn, score)| Status {
+                turn: Some(turn),
+                winner: None,
+                score,
+                reason: None,
+            })
+        }
+        ["over", "winner", winner, "score", p1, p2, "reason", why] => player(winner)
+            .zip(score(p1, p2))
+            .zip(reason(why))
+            .map(|((winner, score), why)| Status {
+                turn: None,
+                winner: Some(winner),
+                score,
+                reason: Some(why),
+            }),
+        ["over", "draw", "score", p1, p2, "reason", why] => {
+            score(p1, p2).zip(reason(why)).map(|(score, why)| Status {
+                turn: None,
+                winner: None,
+                score,
+                reason: Some(why),
+            })
+        }
+        _ => None,
+    };
+    status.map_or(
+        Heard::Malformed("status takes one of the three forms of protocol.md"),
+        Heard::Status,
+    )
 }
 
 /// Reads one line an engine wrote.
@@ -58,6 +105,12 @@ pub fn parse_heard(line: &str) -> Heard {
         Some("pionok") => Heard::PionOk,
         Some("ugiok") => Heard::UgiOk,
         Some("readyok") => Heard::ReadyOk,
+        Some("legal") => Heard::Legal(words.map(str::to_string).collect()),
+        Some("status") => parse_status(&words.collect::<Vec<_>>()),
+        Some("position") => match words.collect::<Vec<_>>() {
+            position if position.is_empty() => Heard::Malformed("position needs a position string"),
+            position => Heard::Position(position.join(" ")),
+        },
         Some("game") => words
             .next()
             .map_or(Heard::Other, |name| Heard::Game(name.to_string())),
@@ -109,7 +162,7 @@ fn info(fields: InfoFields) -> Heard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Reply;
+    use crate::{Reply, Status};
 
     #[test]
     fn what_pion_prints_reads_back_the_same() {
@@ -147,6 +200,41 @@ mod tests {
             Heard::BestMove(None)
         );
         assert_eq!(parse_heard(&Reply::PionOk.to_string()), Heard::PionOk);
+        for moves in [vec![], vec!["a1b2".to_string(), "c3c4".to_string()]] {
+            assert_eq!(
+                parse_heard(&Reply::Legal(moves.clone()).to_string()),
+                Heard::Legal(moves)
+            );
+        }
+        let statuses = [
+            (Some(2), None, None),
+            (None, Some(1), Some("nomoves")),
+            (None, Some(2), Some("captures")),
+            (None, None, Some("repetition")),
+        ];
+        for (turn, winner, reason) in statuses {
+            let status = Status {
+                turn,
+                winner,
+                score: [23, 25],
+                reason,
+            };
+            assert_eq!(
+                parse_heard(&Reply::Status(status.clone()).to_string()),
+                Heard::Status(status)
+            );
+        }
+        let board = Reply::Board {
+            game: "awale",
+            picture: "  f e d c b a\n  A B C D E F".into(),
+            position: "4,4,4,4,4,4/4,4,4,4,4,4/0,0 1".into(),
+        }
+        .to_string();
+        let heard: Vec<Heard> = board.lines().map(parse_heard).collect();
+        assert_eq!(
+            heard.last(),
+            Some(&Heard::Position("4,4,4,4,4,4/4,4,4,4,4,4/0,0 1".into()))
+        );
         assert_eq!(parse_heard(&Reply::UgiOk.to_string()), Heard::UgiOk);
         assert_eq!(parse_heard(&Reply::ReadyOk.to_string()), Heard::ReadyOk);
         assert_eq!(
@@ -184,6 +272,18 @@ mod tests {
             Heard::InfoString("hello  there".into())
         );
         assert_eq!(parse_heard(""), Heard::Other);
+        for broken in [
+            "status playing turn 3 score 1 2",
+            "status over winner 1 score 1 2",
+            "status over draw score 1 x reason nomoves",
+            "status over draw score 1 2 reason boredom",
+            "position",
+        ] {
+            assert!(
+                matches!(parse_heard(broken), Heard::Malformed(_)),
+                "{broken}"
+            );
+        }
         assert_eq!(parse_heard("readyokay"), Heard::Other);
         let Heard::Info(info) =
             parse_heard("info depth 3 multipv 1 score cp 12 tbhits 4 nodes x pv A b")

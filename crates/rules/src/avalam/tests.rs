@@ -1,5 +1,5 @@
-//! Unit tests of the Avalam rules and notation: the own-colour cases from the student project,
-//! scoring, the end of the game, and every parse error.
+//! Unit tests of the Avalam rules and notation: the own-colour variant's cases, scoring, the end
+//! of the game, and every parse error.
 
 use super::notation::parse_cell;
 use super::*;
@@ -7,7 +7,7 @@ use crate::game::perft;
 
 /// The board of the own-colour cases: yellow 2 on c5, red 3 on c3, red 2 on d5, yellow 3 on
 /// d4, red 1 on e4, yellow 1 on e3; yellow to move.
-fn student_board(variant: Variant) -> Avalam {
+fn own_colour_board(variant: Variant) -> Avalam {
     let mut board = Avalam::empty(variant);
     for (name, height, top) in [
         ("c5", 2, Player::One),
@@ -40,8 +40,8 @@ fn parse_error(board: &str, side: &str) -> String {
 }
 
 #[test]
-fn the_student_board_is_the_one_described() {
-    let board = student_board(Variant::OwnColour);
+fn the_own_colour_board_is_the_one_described() {
+    let board = own_colour_board(Variant::OwnColour);
     assert_eq!(
         board.format_position(),
         "........./........./........./........./..y2r2...../...y3r..../..r3.y..../........./......... 1"
@@ -58,7 +58,7 @@ fn own_colour_off_board_cells_do_not_parse() {
     let error = Avalam::parse_move("c5c10").unwrap_err().to_string();
     assert!(error.contains("two cells"), "{error}");
     // Move values that no string produces (padding bits, past the board) are simply illegal.
-    let board = student_board(Variant::OwnColour);
+    let board = own_colour_board(Variant::OwnColour);
     for (from, to) in [
         (9u8, 19u8),
         (cell(2, 4) as u8, 9),
@@ -70,8 +70,8 @@ fn own_colour_off_board_cells_do_not_parse() {
 }
 
 #[test]
-fn own_colour_illegal_moves_from_the_student_project() {
-    let board = student_board(Variant::OwnColour);
+fn own_colour_illegal_moves() {
+    let board = own_colour_board(Variant::OwnColour);
     for (text, why) in [
         ("c5c5", "the same cell twice"),
         ("d4d4", "the same cell twice"),
@@ -93,7 +93,7 @@ fn own_colour_illegal_moves_from_the_student_project() {
 
 #[test]
 fn own_colour_legal_moves_are_exactly_these_in_cell_order() {
-    let board = student_board(Variant::OwnColour);
+    let board = own_colour_board(Variant::OwnColour);
     assert_eq!(names(&board), ["e3e4", "d4e4", "d4d5", "c5d5"]);
     assert_eq!(board.count_moves(), 4);
     let mut after = board;
@@ -107,7 +107,7 @@ fn own_colour_legal_moves_are_exactly_these_in_cell_order() {
 
 #[test]
 fn the_standard_rules_allow_any_colour_on_the_same_board() {
-    let board = student_board(Variant::Standard);
+    let board = own_colour_board(Variant::Standard);
     for text in ["e4e3", "e3d4", "e3e4", "d4d5", "c5d4", "d5d4", "d5c5"] {
         assert!(board.is_legal(mv(text)), "{text}");
     }

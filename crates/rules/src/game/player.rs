@@ -58,6 +58,17 @@ impl EndReason {
             EndReason::Repetition => "repetition",
         }
     }
+
+    /// The reason a protocol word names, if any ([`EndReason::as_str`] read back).
+    pub fn from_word(word: &str) -> Option<EndReason> {
+        [
+            EndReason::NoMoves,
+            EndReason::Captures,
+            EndReason::Repetition,
+        ]
+        .into_iter()
+        .find(|reason| reason.as_str() == word)
+    }
 }
 
 /// The result of a finished game: the final points of each player and why it ended.
