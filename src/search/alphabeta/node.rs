@@ -84,7 +84,8 @@ impl<G: Evaluate> Search<'_, G> {
         if ply > 0 && depth >= ETC_DEPTH && !G::REPETITION_ENDS_GAME {
             // All the children are played and hashed, and their clusters requested, before the
             // first probe, so the loads overlap. This gives up stopping at the first refutation
-            // found; measured over the whole search it is still faster (see the commit).
+            // found; measured over the whole search it is still faster (docs/engine.md, "faster
+            // nodes").
             let mut keys = std::mem::take(&mut self.child_keys);
             keys.clear();
             for &mv in moves.as_ref() {
