@@ -168,7 +168,7 @@ class Reviewer:
 
     def position(self, record, plies, where):
         """Sets the position after `plies` moves of the game (opening included): (turn, seeds on
-        board or None, final margin for player 1 if the game is over)."""
+        board or None, final margin for player 1 if the game is over, position string)."""
         moves = (record.get("opening", []) + record["moves"])[:plies]
         start = record["start"]
         command = "position startpos" if start == "startpos" else f"position {start}"
@@ -183,10 +183,11 @@ class Reviewer:
         if self.rules == "awale":
             board = shown[-1].split()[1].split("/")
             seeds = sum(int(x) for x in board[0].split(",") + board[1].split(","))
+        board = " ".join(shown[-1].split()[1:])
         score = words[words.index("score") + 1 : words.index("score") + 3]
         if words[1] == "over":
-            return None, seeds, int(score[0]) - int(score[1])
-        return int(words[words.index("turn") + 1]), seeds, None
+            return None, seeds, int(score[0]) - int(score[1]), board
+        return int(words[words.index("turn") + 1]), seeds, None, board
 
     def value(self, where):
         """The value of the current position for the side to move."""
@@ -215,18 +216,18 @@ def review_game(reviewer, record, args):
     # ones are searched, as analysis boards do.
     for plies in range(total, opening - 1, -1):
         where = f"game {record['game']}, ply {plies}"
-        turn, seeds, final = reviewer.position(record, plies, where)
+        turn, seeds, final, board = reviewer.position(record, plies, where)
         if final is not None:
-            positions[plies] = (None, seeds, final)
+            positions[plies] = (None, seeds, final, board)
         else:
-            positions[plies] = (turn, seeds, reviewer.value(where))
+            positions[plies] = (turn, seeds, reviewer.value(where), board)
     moves = []
     for i, mv in enumerate(record["moves"]):
         plies = opening + i
-        turn, seeds, before = positions[plies]
+        turn, seeds, before, board = positions[plies]
         if turn is None:
             break
-        next_turn, _, next_value = positions[plies + 1]
+        next_turn, next_seeds, next_value, _ = positions[plies + 1]
         if next_turn is None:
             margin = next_value if turn == 1 else -next_value
             after = ("win", margin) if margin > 0 else ("loss", margin) if margin < 0 else ("draw", 0)
@@ -252,6 +253,8 @@ def review_game(reviewer, record, args):
                 "player": turn,
                 "move": mv,
                 "seeds": seeds,
+                "took": None if seeds is None else seeds - next_seeds,
+                "position": board,
                 "before": show(before),
                 "after": show(after),
                 "class_before": cb,
@@ -279,18 +282,26 @@ def loser_of(record):
 
 
 def first_losing(moves, record):
-    """The loser's move after which it stayed in the loss class to the end (None for a draw, or
-    when the review never saw it lost)."""
+    """The loser's last move played from a position not valued lost: from its next turn on,
+    every position it played from was valued lost (None for a draw; `already_lost` when even
+    its first reviewed position was; `seen_late` when the value after that move was not yet a
+    loss, so that the search saw the loss only one ply later)."""
     loser = loser_of(record)
     if loser is None:
         return None
     own = [m for m in moves if m["mover"] == loser]
-    if not own or RANK[own[-1]["class_after"]] != 0:
+    if not own:
         return None
     k = len(own) - 1
-    while k > 0 and RANK[own[k - 1]["class_after"]] == 0:
-        k -= 1
-    m = own[k]
+    if RANK[own[k]["class_before"]] != 0:
+        # Its last position was not valued lost: its last move lost the game, or none did.
+        if RANK[own[k]["class_after"]] != 0:
+            return None
+    else:
+        while k >= 0 and RANK[own[k]["class_before"]] == 0:
+            k -= 1
+    already = k < 0
+    m = own[max(k, 0)]
     return {
         "ply": m["ply"],
         "mover": loser,
@@ -298,7 +309,8 @@ def first_losing(moves, record):
         "seeds": m["seeds"],
         "before": m["before"],
         "after": m["after"],
-        "already_lost": RANK[m["class_before"]] == 0,
+        "already_lost": already,
+        "seen_late": not already and RANK[m["class_after"]] != 0,
     }
 
 
@@ -356,10 +368,11 @@ def print_game(g, args):
         print(f"  {m['ply']:>4} {seeds:>5}  {m['mover']:<12} {m['move']:<5} {m['before']:<12} {m['after']:<12} {drop:>6}  {flag}")
     fl = g["first_losing"]
     if fl:
-        note = " (already lost before it)" if fl["already_lost"] else ""
+        note = " (already lost at the first reviewed position)" if fl["already_lost"] else " (valued lost from the next turn on)" if fl["seen_late"] else ""
         print(f"  first losing move: ply {fl['ply']} {fl['mover']} {fl['move']} at {fl['seeds']} seeds, {fl['before']} -> {fl['after']}{note}")
     elif g["result"] != "1/2-1/2":
-        print("  first losing move: none found (the loser's last move was not valued as lost)")
+        how = f"the game ended by {g['reason']}" if g["reason"] != "normal" else "the loser's last position was not valued lost"
+        print(f"  first losing move: none found ({how})")
     at = g["at_seeds"]
     if at:
         print(f"  at {at['seeds']} seeds (ply {at['ply']}): {at['mover']} {at['class']}, the other {at['other']}")
@@ -393,6 +406,7 @@ def main():
     parser.add_argument("--seeds", type=int, default=20, help="count games lost when the board first came down to this many seeds (default 20)")
     parser.add_argument("--all", action="store_true", help="list every move, not only the flagged ones")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument("--save", default=None, help="also write the JSON object to this file")
     args = parser.parse_args()
     if args.depth is None and args.movetime is None:
         args.depth = 12
@@ -416,10 +430,17 @@ def main():
         r.close()
     summary = summarise(games, args)
     seconds = time.time() - started
+    limit = {"depth": args.depth} if args.movetime is None else {"movetime": args.movetime}
+    settings = {"engine": args.engine, "egtb": args.egtb, "threshold": args.threshold, "margin": args.margin, **limit}
+    report = json.dumps({"settings": settings, "games": games, "summary": summary, "seconds": round(seconds, 1)})
+    if args.save:
+        try:
+            with open(args.save, "w", encoding="utf-8") as f:
+                f.write(report + "\n")
+        except OSError as e:
+            fail(SCRIPT, f"cannot write '{args.save}': {e.strerror}")
     if args.json:
-        limit = {"depth": args.depth} if args.movetime is None else {"movetime": args.movetime}
-        settings = {"engine": args.engine, "egtb": args.egtb, "threshold": args.threshold, "margin": args.margin, **limit}
-        print(json.dumps({"settings": settings, "games": games, "summary": summary, "seconds": round(seconds, 1)}))
+        print(report)
     else:
         print_summary(summary, args, seconds)
 
