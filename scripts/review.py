@@ -98,6 +98,19 @@ def bucket(seeds):
     return f"{lo}-{lo + 7}" if seeds > 0 else "0"
 
 
+def kind_of(rules, board, move):
+    """What an Awale move does with its seeds: `kroo` (sows a pit of 12 or more, a lap),
+    `feeds` (some seeds reach the opponent's row) or `home` (all stay in the mover's row)."""
+    if rules != "awale" or len(move) != 1 or not move.isalpha():
+        return None
+    pits = [int(x) for x in board.split()[0].split("/")[0].split(",") + board.split()[0].split("/")[1].split(",")]
+    pit = "ABCDEFabcdef".index(move)
+    seeds, to_go = pits[pit], 5 - pit % 6
+    if seeds >= 12:
+        return "kroo"
+    return "feeds" if seeds > to_go else "home"
+
+
 def read_records(path, indices):
     """The games of a records file (those whose `game` index is in `indices`, if given)."""
     try:
@@ -222,6 +235,7 @@ def review_game(reviewer, record, args):
         else:
             positions[plies] = (turn, seeds, reviewer.value(where), board)
     moves = []
+    rules = record["rules"]
     for i, mv in enumerate(record["moves"]):
         plies = opening + i
         turn, seeds, before, board = positions[plies]
@@ -255,6 +269,7 @@ def review_game(reviewer, record, args):
                 "seeds": seeds,
                 "took": None if seeds is None else seeds - next_seeds,
                 "position": board,
+                "kind": kind_of(rules, board, mv),
                 "before": show(before),
                 "after": show(after),
                 "class_before": cb,
@@ -265,6 +280,8 @@ def review_game(reviewer, record, args):
                 "said": said,
             }
         )
+    for m, reply in zip(moves, moves[1:] + [None]):
+        m["reply_took"] = None if reply is None else reply["took"]
     return {
         "game": record["game"],
         "first": record["first"],
@@ -327,7 +344,7 @@ def at_seeds(moves, n):
 def summarise(games, args):
     engines = sorted({g["first"] for g in games} | {g["second"] for g in games})
     per = {
-        e: {"moves": 0, "blunders": 0, "class_changes": {}, "by_phase": {}, "lost_at_seeds": 0, "games_lost": 0, "lost_games_lost_at_seeds": 0}
+        e: {"moves": 0, "blunders": 0, "class_changes": {}, "by_phase": {}, "by_kind": {}, "reply_captured": 0, "lost_at_seeds": 0, "games_lost": 0, "lost_games_lost_at_seeds": 0}
         for e in engines
     }
     reached = 0
@@ -339,6 +356,10 @@ def summarise(games, args):
                 p["blunders"] += 1
                 phase = bucket(m["seeds"]) if m["seeds"] is not None else f"ply {(m['ply'] - 1) // 20 * 20 + 1}+"
                 p["by_phase"][phase] = p["by_phase"].get(phase, 0) + 1
+                if m["kind"]:
+                    p["by_kind"][m["kind"]] = p["by_kind"].get(m["kind"], 0) + 1
+                if m["reply_took"]:
+                    p["reply_captured"] += 1
             if m["class_change"]:
                 p["class_changes"][m["class_change"]] = p["class_changes"].get(m["class_change"], 0) + 1
         loser = loser_of({"result": g["result"], "first": g["first"], "second": g["second"]})
@@ -385,6 +406,9 @@ def print_summary(s, args, seconds):
         phases = ", ".join(f"{k}: {v}" for k, v in sorted(p["by_phase"].items(), key=lambda kv: -int(kv[0].split("-")[0].split()[-1].rstrip("+")) if kv[0][0].isdigit() else 0)) or "none"
         print(f"  {e}: {p['moves']} moves, {p['blunders']} blunders; results thrown away: {changes}")
         print(f"    blunders by seeds on board: {phases}")
+        if p["by_kind"]:
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(p["by_kind"].items()))
+            print(f"    blunders by kind: {kinds}; the reply captured after {p['reply_captured']} of them")
         print(
             f"    lost {p['games_lost']} games; lost at {s['seeds']} seeds in {p['lost_at_seeds']} games"
             f" ({p['lost_games_lost_at_seeds']} of its {p['games_lost']} lost games)"
