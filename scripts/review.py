@@ -220,15 +220,16 @@ class Reviewer:
 
 def review_game(reviewer, record, args):
     """Values every position of one game and marks its moves."""
-    reviewer.engine.send("newgame")
     opening = len(record.get("opening", []))
     total = opening + len(record["moves"])
     names = {1: record["first"], 2: record["second"]}
     positions = {}
-    # Backwards: the transposition table then holds the later positions' values when the earlier
-    # ones are searched, as analysis boards do.
-    for plies in range(total, opening - 1, -1):
+    # Each search starts from an empty table: a table kept from other positions of the game
+    # holds values of lines that were repetitions in their history and are not in this one's,
+    # which moved some middlegame values by several seeds.
+    for plies in range(opening, total + 1):
         where = f"game {record['game']}, ply {plies}"
+        reviewer.engine.send("newgame")
         turn, seeds, final, board = reviewer.position(record, plies, where)
         if final is not None:
             positions[plies] = (None, seeds, final, board)
