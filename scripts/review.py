@@ -11,7 +11,8 @@ engine through the protocol. A move's value before is the search's value of the 
 played in, from the mover's view; its value after is the negated value of the next position (or
 the final result, when the move ended the game). With `--egtb DIR` pion probes the Awale endgame
 databases (`EgtbPath`): where they reach, values are proven (`win`, `draw`, `loss` with the exact
-margin) and the search ends at once; elsewhere they are deep-search estimates in centipoints.
+margin) and the search ends at once; elsewhere they are deep-search estimates in centipoints, the
+mean of the last two depths' (Awale estimates swing with the parity of the depth).
 
 A value's class is its proven result, or for an estimate `win?` at `--margin` centipoints or more
 (default 300: three seeds or towers ahead), `loss?` at minus that or less, and `even` between.
@@ -51,6 +52,12 @@ def parse_score(words):
         margin = int(words[1]) if len(words) > 1 and words[1].lstrip("-").isdigit() else 0
         return (kind, abs(margin) if kind == "win" else -abs(margin))
     raise ValueError(f"unknown score '{' '.join(words)}'")
+
+
+def depth_of(info):
+    """The `depth` of an `info` line."""
+    words = info.split()
+    return int(words[words.index("depth") + 1])
 
 
 def negate(value):
@@ -210,9 +217,16 @@ class Reviewer:
         if not scored:
             self.engine.fail(f"reported no score ({where})")
         try:
-            return parse_score(scored[-1].split(" score ")[1].split())
+            values = [(depth_of(line), parse_score(line.split(" score ")[1].split())) for line in scored]
         except (ValueError, IndexError):
             self.engine.fail(f"sent a score that is not one: '{scored[-1]}' ({where})")
+        depth, value = values[-1]
+        # Awale estimates swing with the parity of the depth (whose move the horizon falls on);
+        # the mean of the last two depths' estimates keeps that swing out of the drops.
+        previous = [v for d, v in values if d == depth - 1]
+        if value[0] == "cp" and previous and previous[-1][0] == "cp":
+            return ("cp", round((value[1] + previous[-1][1]) / 2))
+        return value
 
     def close(self):
         self.engine.close()
