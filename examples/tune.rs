@@ -1,6 +1,6 @@
 //! Fits the evaluation weights of a game to self-play results:
-//! `cargo run --release --example tune -- <avalam|awale> [games] [nodes] [seed]`
-//! (defaults: 2000 games, 4000 nodes per move, seed 1).
+//! `cargo run --release --example tune -- <avalam|awale> [games] [nodes] [seed] [egtb-dir]`
+//! (defaults: 2000 games, 4000 nodes per move, seed 1, no databases).
 //!
 //! Method.
 //! 1. Data: `games` self-play games of pion's alpha-beta (`Level max`, the weights in the eval
@@ -11,6 +11,12 @@
 //!    the search without the evaluation, so they are left out) becomes a sample: its feature
 //!    vector `features(pos)` (side to move's view, the same vector `evaluate` multiplies by
 //!    `WEIGHTS`) and the game's final point margin for the side to move.
+//!    With Awale endgame databases (`egtb-dir`), the players probe them too, and a position is
+//!    labelled by their exact margin instead: its own where they hold it (these positions are
+//!    kept as samples, since the evaluation is asked about them whenever the engine runs
+//!    without databases), else that of the game's first later position they hold, which is
+//!    what the game was worth when it came down to their seed count (the endgame's own mistakes
+//!    then do not blur the middlegame's labels).
 //! 2. Least squares (the fit used): `evaluate` is defined as the expected final margin in
 //!    hundredths of a point, so the weights are the ridge least-squares solution of
 //!    `w . f ~= 100 * margin` (normal equations, lambda = 1e-3 per sample pulling each weight
@@ -50,6 +56,11 @@ trait Tunable: SearchGame {
     const OPENING: (usize, usize);
     /// The evaluation's feature vector.
     fn feature_vector(&self) -> Vec<f64>;
+    /// The exact final margin for the side to move from an installed database, if any holds
+    /// this position.
+    fn database_margin(&self) -> Option<i32> {
+        None
+    }
 }
 
 impl Tunable for Avalam {
@@ -73,6 +84,9 @@ impl Tunable for Awale {
             .iter()
             .map(|&x| x as f64)
             .collect()
+    }
+    fn database_margin(&self) -> Option<i32> {
+        pion::egtb::probe(self).map(|p| p.margin)
     }
 }
 
@@ -115,7 +129,7 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
                 list[rng.random_range(0..list.len())]
             } else {
                 let pos = *game.position();
-                if pos.exact_value().is_none() {
+                if pos.exact_value().is_none() || pos.database_margin().is_some() {
                     positions.push(pos);
                 }
                 let side = pos.side_to_move().index();
@@ -127,8 +141,23 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
         }
         plies_total += game.moves().len();
         let outcome = game.outcome().expect("over");
-        for pos in positions {
-            let margin = outcome.margin_for(pos.side_to_move()) as f64;
+        // Walking back from the end, the label is the nearest database value at or after each
+        // position (from its side to move's view), or the final margin before any.
+        let mut later: Option<(G, i32)> = None;
+        let mut labels = Vec::with_capacity(positions.len());
+        for pos in positions.iter().rev() {
+            if let Some(m) = pos.database_margin() {
+                later = Some((*pos, m));
+                labels.push(m as f64);
+            } else if let Some((at, m)) = later {
+                let same = at.side_to_move() == pos.side_to_move();
+                labels.push(if same { m } else { -m } as f64);
+            } else {
+                labels.push(outcome.margin_for(pos.side_to_move()) as f64);
+            }
+        }
+        labels.reverse();
+        for (pos, margin) in positions.into_iter().zip(labels) {
             samples.push(Sample {
                 features: pos.feature_vector(),
                 margin,
@@ -326,7 +355,7 @@ fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let usage = "usage: tune <avalam|awale> [games] [nodes] [seed]";
+    let usage = "usage: tune <avalam|awale> [games] [nodes] [seed] [egtb-dir]";
     let number = |i: usize, default: u64| -> u64 {
         match args.get(i) {
             None => default,
@@ -339,6 +368,15 @@ fn main() {
     let games = number(2, 2000) as usize;
     let nodes = number(3, 4000);
     let seed = number(4, 1);
+    if let Some(dir) = args.get(5) {
+        match pion::egtb::install(Some(std::path::Path::new(dir))) {
+            Ok(found) => eprintln!("databases: {found:?}"),
+            Err(e) => {
+                eprintln!("{usage}: {e}");
+                std::process::exit(2);
+            }
+        }
+    }
     if games < 5 {
         eprintln!("{usage}: at least 5 games (every fifth one is held out)");
         std::process::exit(2);

@@ -11,7 +11,8 @@ engine through the protocol. A move's value before is the search's value of the 
 played in, from the mover's view; its value after is the negated value of the next position (or
 the final result, when the move ended the game). With `--egtb DIR` pion probes the Awale endgame
 databases (`EgtbPath`): where they reach, values are proven (`win`, `draw`, `loss` with the exact
-margin) and the search ends at once; elsewhere they are deep-search estimates in centipoints.
+margin) and the search ends at once; elsewhere they are deep-search estimates in centipoints, the
+mean of the last two depths' (Awale estimates swing with the parity of the depth).
 
 A value's class is its proven result, or for an estimate `win?` at `--margin` centipoints or more
 (default 300: three seeds or towers ahead), `loss?` at minus that or less, and `even` between.
@@ -51,6 +52,12 @@ def parse_score(words):
         margin = int(words[1]) if len(words) > 1 and words[1].lstrip("-").isdigit() else 0
         return (kind, abs(margin) if kind == "win" else -abs(margin))
     raise ValueError(f"unknown score '{' '.join(words)}'")
+
+
+def depth_of(info):
+    """The `depth` of an `info` line."""
+    words = info.split()
+    return int(words[words.index("depth") + 1])
 
 
 def negate(value):
@@ -96,6 +103,19 @@ def bucket(seeds):
         return "?"
     lo = max(0, (seeds - 1) // 8 * 8 + 1)
     return f"{lo}-{lo + 7}" if seeds > 0 else "0"
+
+
+def kind_of(rules, board, move):
+    """What an Awale move does with its seeds: `kroo` (sows a pit of 12 or more, a lap),
+    `feeds` (some seeds reach the opponent's row) or `home` (all stay in the mover's row)."""
+    if rules != "awale" or len(move) != 1 or not move.isalpha():
+        return None
+    pits = [int(x) for x in board.split()[0].split("/")[0].split(",") + board.split()[0].split("/")[1].split(",")]
+    pit = "ABCDEFabcdef".index(move)
+    seeds, to_go = pits[pit], 5 - pit % 6
+    if seeds >= 12:
+        return "kroo"
+    return "feeds" if seeds > to_go else "home"
 
 
 def read_records(path, indices):
@@ -168,7 +188,7 @@ class Reviewer:
 
     def position(self, record, plies, where):
         """Sets the position after `plies` moves of the game (opening included): (turn, seeds on
-        board or None, final margin for player 1 if the game is over)."""
+        board or None, final margin for player 1 if the game is over, position string)."""
         moves = (record.get("opening", []) + record["moves"])[:plies]
         start = record["start"]
         command = "position startpos" if start == "startpos" else f"position {start}"
@@ -183,10 +203,11 @@ class Reviewer:
         if self.rules == "awale":
             board = shown[-1].split()[1].split("/")
             seeds = sum(int(x) for x in board[0].split(",") + board[1].split(","))
+        board = " ".join(shown[-1].split()[1:])
         score = words[words.index("score") + 1 : words.index("score") + 3]
         if words[1] == "over":
-            return None, seeds, int(score[0]) - int(score[1])
-        return int(words[words.index("turn") + 1]), seeds, None
+            return None, seeds, int(score[0]) - int(score[1]), board
+        return int(words[words.index("turn") + 1]), seeds, None, board
 
     def value(self, where):
         """The value of the current position for the side to move."""
@@ -196,9 +217,16 @@ class Reviewer:
         if not scored:
             self.engine.fail(f"reported no score ({where})")
         try:
-            return parse_score(scored[-1].split(" score ")[1].split())
+            values = [(depth_of(line), parse_score(line.split(" score ")[1].split())) for line in scored]
         except (ValueError, IndexError):
             self.engine.fail(f"sent a score that is not one: '{scored[-1]}' ({where})")
+        depth, value = values[-1]
+        # Awale estimates swing with the parity of the depth (whose move the horizon falls on);
+        # the mean of the last two depths' estimates keeps that swing out of the drops.
+        previous = [v for d, v in values if d == depth - 1]
+        if value[0] == "cp" and previous and previous[-1][0] == "cp":
+            return ("cp", round((value[1] + previous[-1][1]) / 2))
+        return value
 
     def close(self):
         self.engine.close()
@@ -206,27 +234,29 @@ class Reviewer:
 
 def review_game(reviewer, record, args):
     """Values every position of one game and marks its moves."""
-    reviewer.engine.send("newgame")
     opening = len(record.get("opening", []))
     total = opening + len(record["moves"])
     names = {1: record["first"], 2: record["second"]}
     positions = {}
-    # Backwards: the transposition table then holds the later positions' values when the earlier
-    # ones are searched, as analysis boards do.
-    for plies in range(total, opening - 1, -1):
+    # Each search starts from an empty table: a table kept from other positions of the game
+    # holds values of lines that were repetitions in their history and are not in this one's,
+    # which moved some middlegame values by several seeds.
+    for plies in range(opening, total + 1):
         where = f"game {record['game']}, ply {plies}"
-        turn, seeds, final = reviewer.position(record, plies, where)
+        reviewer.engine.send("newgame")
+        turn, seeds, final, board = reviewer.position(record, plies, where)
         if final is not None:
-            positions[plies] = (None, seeds, final)
+            positions[plies] = (None, seeds, final, board)
         else:
-            positions[plies] = (turn, seeds, reviewer.value(where))
+            positions[plies] = (turn, seeds, reviewer.value(where), board)
     moves = []
+    rules = record["rules"]
     for i, mv in enumerate(record["moves"]):
         plies = opening + i
-        turn, seeds, before = positions[plies]
+        turn, seeds, before, board = positions[plies]
         if turn is None:
             break
-        next_turn, _, next_value = positions[plies + 1]
+        next_turn, next_seeds, next_value, _ = positions[plies + 1]
         if next_turn is None:
             margin = next_value if turn == 1 else -next_value
             after = ("win", margin) if margin > 0 else ("loss", margin) if margin < 0 else ("draw", 0)
@@ -252,6 +282,9 @@ def review_game(reviewer, record, args):
                 "player": turn,
                 "move": mv,
                 "seeds": seeds,
+                "took": None if seeds is None else seeds - next_seeds,
+                "position": board,
+                "kind": kind_of(rules, board, mv),
                 "before": show(before),
                 "after": show(after),
                 "class_before": cb,
@@ -262,6 +295,8 @@ def review_game(reviewer, record, args):
                 "said": said,
             }
         )
+    for m, reply in zip(moves, moves[1:] + [None]):
+        m["reply_took"] = None if reply is None else reply["took"]
     return {
         "game": record["game"],
         "first": record["first"],
@@ -279,18 +314,26 @@ def loser_of(record):
 
 
 def first_losing(moves, record):
-    """The loser's move after which it stayed in the loss class to the end (None for a draw, or
-    when the review never saw it lost)."""
+    """The loser's last move played from a position not valued lost: from its next turn on,
+    every position it played from was valued lost (None for a draw; `already_lost` when even
+    its first reviewed position was; `seen_late` when the value after that move was not yet a
+    loss, so that the search saw the loss only one ply later)."""
     loser = loser_of(record)
     if loser is None:
         return None
     own = [m for m in moves if m["mover"] == loser]
-    if not own or RANK[own[-1]["class_after"]] != 0:
+    if not own:
         return None
     k = len(own) - 1
-    while k > 0 and RANK[own[k - 1]["class_after"]] == 0:
-        k -= 1
-    m = own[k]
+    if RANK[own[k]["class_before"]] != 0:
+        # Its last position was not valued lost: its last move lost the game, or none did.
+        if RANK[own[k]["class_after"]] != 0:
+            return None
+    else:
+        while k >= 0 and RANK[own[k]["class_before"]] == 0:
+            k -= 1
+    already = k < 0
+    m = own[max(k, 0)]
     return {
         "ply": m["ply"],
         "mover": loser,
@@ -298,7 +341,8 @@ def first_losing(moves, record):
         "seeds": m["seeds"],
         "before": m["before"],
         "after": m["after"],
-        "already_lost": RANK[m["class_before"]] == 0,
+        "already_lost": already,
+        "seen_late": not already and RANK[m["class_after"]] != 0,
     }
 
 
@@ -315,7 +359,7 @@ def at_seeds(moves, n):
 def summarise(games, args):
     engines = sorted({g["first"] for g in games} | {g["second"] for g in games})
     per = {
-        e: {"moves": 0, "blunders": 0, "class_changes": {}, "by_phase": {}, "lost_at_seeds": 0, "games_lost": 0, "lost_games_lost_at_seeds": 0}
+        e: {"moves": 0, "blunders": 0, "class_changes": {}, "by_phase": {}, "by_kind": {}, "reply_captured": 0, "lost_at_seeds": 0, "games_lost": 0, "lost_games_lost_at_seeds": 0}
         for e in engines
     }
     reached = 0
@@ -327,6 +371,10 @@ def summarise(games, args):
                 p["blunders"] += 1
                 phase = bucket(m["seeds"]) if m["seeds"] is not None else f"ply {(m['ply'] - 1) // 20 * 20 + 1}+"
                 p["by_phase"][phase] = p["by_phase"].get(phase, 0) + 1
+                if m["kind"]:
+                    p["by_kind"][m["kind"]] = p["by_kind"].get(m["kind"], 0) + 1
+                if m["reply_took"]:
+                    p["reply_captured"] += 1
             if m["class_change"]:
                 p["class_changes"][m["class_change"]] = p["class_changes"].get(m["class_change"], 0) + 1
         loser = loser_of({"result": g["result"], "first": g["first"], "second": g["second"]})
@@ -356,10 +404,11 @@ def print_game(g, args):
         print(f"  {m['ply']:>4} {seeds:>5}  {m['mover']:<12} {m['move']:<5} {m['before']:<12} {m['after']:<12} {drop:>6}  {flag}")
     fl = g["first_losing"]
     if fl:
-        note = " (already lost before it)" if fl["already_lost"] else ""
+        note = " (already lost at the first reviewed position)" if fl["already_lost"] else " (valued lost from the next turn on)" if fl["seen_late"] else ""
         print(f"  first losing move: ply {fl['ply']} {fl['mover']} {fl['move']} at {fl['seeds']} seeds, {fl['before']} -> {fl['after']}{note}")
     elif g["result"] != "1/2-1/2":
-        print("  first losing move: none found (the loser's last move was not valued as lost)")
+        how = f"the game ended by {g['reason']}" if g["reason"] != "normal" else "the loser's last position was not valued lost"
+        print(f"  first losing move: none found ({how})")
     at = g["at_seeds"]
     if at:
         print(f"  at {at['seeds']} seeds (ply {at['ply']}): {at['mover']} {at['class']}, the other {at['other']}")
@@ -372,6 +421,9 @@ def print_summary(s, args, seconds):
         phases = ", ".join(f"{k}: {v}" for k, v in sorted(p["by_phase"].items(), key=lambda kv: -int(kv[0].split("-")[0].split()[-1].rstrip("+")) if kv[0][0].isdigit() else 0)) or "none"
         print(f"  {e}: {p['moves']} moves, {p['blunders']} blunders; results thrown away: {changes}")
         print(f"    blunders by seeds on board: {phases}")
+        if p["by_kind"]:
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(p["by_kind"].items()))
+            print(f"    blunders by kind: {kinds}; the reply captured after {p['reply_captured']} of them")
         print(
             f"    lost {p['games_lost']} games; lost at {s['seeds']} seeds in {p['lost_at_seeds']} games"
             f" ({p['lost_games_lost_at_seeds']} of its {p['games_lost']} lost games)"
@@ -393,6 +445,7 @@ def main():
     parser.add_argument("--seeds", type=int, default=20, help="count games lost when the board first came down to this many seeds (default 20)")
     parser.add_argument("--all", action="store_true", help="list every move, not only the flagged ones")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    parser.add_argument("--save", default=None, help="also write the JSON object to this file")
     args = parser.parse_args()
     if args.depth is None and args.movetime is None:
         args.depth = 12
@@ -416,10 +469,17 @@ def main():
         r.close()
     summary = summarise(games, args)
     seconds = time.time() - started
+    limit = {"depth": args.depth} if args.movetime is None else {"movetime": args.movetime}
+    settings = {"engine": args.engine, "egtb": args.egtb, "threshold": args.threshold, "margin": args.margin, **limit}
+    report = json.dumps({"settings": settings, "games": games, "summary": summary, "seconds": round(seconds, 1)})
+    if args.save:
+        try:
+            with open(args.save, "w", encoding="utf-8") as f:
+                f.write(report + "\n")
+        except OSError as e:
+            fail(SCRIPT, f"cannot write '{args.save}': {e.strerror}")
     if args.json:
-        limit = {"depth": args.depth} if args.movetime is None else {"movetime": args.movetime}
-        settings = {"engine": args.engine, "egtb": args.egtb, "threshold": args.threshold, "margin": args.margin, **limit}
-        print(json.dumps({"settings": settings, "games": games, "summary": summary, "seconds": round(seconds, 1)}))
+        print(report)
     else:
         print_summary(summary, args, seconds)
 

@@ -88,6 +88,12 @@ fn exact_values_mark_the_results_thrown_away() {
     assert_eq!(first["before"], "win 2");
     assert_eq!(first["after"], "loss 8");
     assert_eq!(games[1]["moves"][0]["class_change"], "win->loss");
+    assert_eq!(
+        games[1]["moves"][0]["position"],
+        "1,0,2,0,1,1/0,1,1,2,0,1/20,18 1"
+    );
+    assert_eq!(games[1]["moves"][0]["took"], 0);
+    assert_eq!(games[1]["moves"][1]["took"], 2);
     // Game 0: pion at depth 2 gives away two wins and a draw; the random engine loses for good
     // with its move c at ply 136.
     let first = &games[0]["first_losing"];

@@ -7,7 +7,7 @@ use pion_rules::awale::{Awale, Move, PITS, row};
 use pion_rules::game::{Game, Player};
 
 /// The number of evaluation features.
-pub const FEATURES: usize = 5;
+pub const FEATURES: usize = 9;
 
 /// Feature names, in order, for the tuning tool's report.
 pub const FEATURE_NAMES: [&str; FEATURES] = [
@@ -16,12 +16,21 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "weak_pits",
     "mobility",
     "best_capture",
+    "kroo",
+    "tempo",
+    "threat",
+    "hittable_weak",
 ];
 
 /// Weights in centi-points per unit of each feature: the least-squares fit of the final margin
-/// (`cargo run --release --example tune -- awale 1500 4000 1`: 139 175 positions of 1500 games
-/// played with the earlier hand-set weights `[100, 15, -20, 10, 60]`).
-pub const WEIGHTS: [i32; FEATURES] = [116, 22, 28, 68, 75];
+/// (`cargo run --release --example tune -- awale 1500 4000 1 /work/egtb`: 142 943 positions of
+/// 1500 games played with the earlier weights `[116, 22, 28, 68, 75]` of the first five
+/// features, each labelled by the 20-seed databases' exact margin where the game reached them).
+pub const WEIGHTS: [i32; FEATURES] = [108, 6, -57, 116, 116, 153, 109, -98, -99];
+
+/// A pit holding this many seeds sows a full lap and more: a "kroo", whose second lap can turn
+/// several opponent pits into captures at once.
+const KROO: u8 = 12;
 
 /// Seeds a move would capture.
 fn captures(pos: &Awale, mv: Move) -> i32 {
@@ -29,6 +38,13 @@ fn captures(pos: &Awale, mv: Move) -> i32 {
     let mut child = *pos;
     child.play(mv);
     child.captured()[me] as i32 - pos.captured()[me] as i32
+}
+
+/// The most seeds one move of the side to move captures.
+fn best_capture(pos: &Awale) -> i32 {
+    let mut moves = <Awale as Game>::Moves::default();
+    pos.legal_moves(&mut moves);
+    moves.iter().map(|&mv| captures(pos, mv)).max().unwrap_or(0)
 }
 
 /// Pits of `player` holding one or two seeds: one more seed makes them capturable.
@@ -43,20 +59,62 @@ fn non_empty(pos: &Awale, player: Player) -> i32 {
     pos.pits()[row(player)].iter().filter(|&&s| s > 0).count() as i32
 }
 
+/// Pits of `player` holding a kroo.
+fn kroos(pos: &Awale, player: Player) -> i32 {
+    pos.pits()[row(player)]
+        .iter()
+        .filter(|&&s| s >= KROO)
+        .count() as i32
+}
+
+/// Moves `player` holds in reserve: non-empty pits whose seeds stay in its own row, so that
+/// playing them gives the opponent nothing and waits for the opponent to weaken first.
+fn tempo(pos: &Awale, player: Player) -> i32 {
+    pos.pits()[row(player)]
+        .iter()
+        .enumerate()
+        .filter(|&(i, &s)| s > 0 && (s as usize) < 6 - i)
+        .count() as i32
+}
+
+/// The pit where the last seed sown from `pit` lands (a lap skips the pit it started from).
+fn landing(pit: usize, seeds: u8) -> usize {
+    let k = seeds as usize;
+    (pit + k + (k - 1) / (PITS - 1)) % PITS
+}
+
+/// Pits of `victim` holding one or two seeds on which a sowing of the other player ends: the
+/// targets of a capture next move, if the seeds sown on the way do not change them.
+fn hittable_weak(pos: &Awale, victim: Player) -> i32 {
+    let pits = pos.pits();
+    let mut hit = [false; PITS];
+    for pit in row(victim.other()) {
+        if pits[pit] > 0 {
+            hit[landing(pit, pits[pit])] = true;
+        }
+    }
+    row(victim)
+        .filter(|&p| hit[p] && (pits[p] == 1 || pits[p] == 2))
+        .count() as i32
+}
+
 /// The feature vector for the side to move.
 pub fn features(pos: &Awale) -> [i32; FEATURES] {
     let me = pos.side_to_move();
     let them = me.other();
     let cap = pos.captured();
-    let mut moves = <Awale as Game>::Moves::default();
-    pos.legal_moves(&mut moves);
-    let best_capture = moves.iter().map(|&mv| captures(pos, mv)).max().unwrap_or(0);
+    // What the opponent could take if it were to move now: the danger of a waiting move.
+    let flipped = Awale::from_parts(*pos.pits(), cap, them, pos.variant());
     [
         cap[me.index()] as i32 - cap[them.index()] as i32,
         pos.seeds_on_side(me) as i32 - pos.seeds_on_side(them) as i32,
         weak_pits(pos, me) - weak_pits(pos, them),
         non_empty(pos, me) - non_empty(pos, them),
-        best_capture,
+        best_capture(pos),
+        kroos(pos, me) - kroos(pos, them),
+        tempo(pos, me) - tempo(pos, them),
+        best_capture(&flipped),
+        hittable_weak(pos, them) - hittable_weak(pos, me),
     ]
 }
 
@@ -194,5 +252,41 @@ mod tests {
         assert_eq!(p.order_score(f), 7);
         assert_eq!(p.greedy_value(Move(0)), 0);
         assert_eq!(features(&p)[4], 7);
+    }
+
+    #[test]
+    fn a_lap_skips_the_pit_it_started_from() {
+        assert_eq!(landing(0, 1), 1);
+        assert_eq!(landing(0, 11), 11);
+        assert_eq!(landing(0, 12), 1);
+        assert_eq!(landing(5, 7), 0);
+        assert_eq!(landing(6, 22), 5);
+        assert_eq!(landing(6, 23), 7);
+    }
+
+    #[test]
+    fn strategy_features_count_kroos_tempo_and_targets() {
+        // One: A 13 (a kroo), B 1, C 0, D 2, E 4, F 0 = 20 seeds.
+        // Two: a 1, b 0, c 2, d 0, e 3, f 1 = 7 seeds; captured 12 and 9.
+        let p = pos([13, 1, 0, 2, 4, 0, 1, 0, 2, 0, 3, 1], [12, 9], Player::One);
+        assert_eq!(kroos(&p, Player::One), 1);
+        assert_eq!(kroos(&p, Player::Two), 0);
+        // Tempo: B (1 seed, 4 pits to go) and D (2 seeds, 2 to go); A and E leave the row.
+        // Two: a (1 of 5) and c (2 of 3); e (3 seeds, 1 pit to go) and f leave it.
+        assert_eq!(tempo(&p, Player::One), 2);
+        assert_eq!(tempo(&p, Player::Two), 2);
+        // One's sowings end on: A 13 -> C (the lap skips A), B -> C, D -> F, E -> c, which
+        // holds 2: one target.
+        assert_eq!(hittable_weak(&p, Player::Two), 1);
+        // Two's end on: a -> b, c -> e, e -> B, which holds 1, f -> A: one target.
+        assert_eq!(hittable_weak(&p, Player::One), 1);
+        let f = features(&p);
+        // E captures c (2 + 1); b, which gets 1, stops the capture.
+        assert_eq!(f[4], 3);
+        assert_eq!(f[5], 1);
+        assert_eq!(f[6], 0);
+        // If two were to move: e ends on B, 1 -> 2, and A (14) stops the capture: 2 seeds.
+        assert_eq!(f[7], 2);
+        assert_eq!(f[8], 0);
     }
 }
