@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod book;
 pub mod egtb;
 pub mod engine;
 pub mod eval;

@@ -53,6 +53,11 @@ enum Command {
         #[command(subcommand)]
         action: EgtbAction,
     },
+    /// Awale's opening book: `pion book build --out FILE`, `pion book check FILE`.
+    Book {
+        #[command(subcommand)]
+        action: pion::book::cli::BookAction,
+    },
 }
 
 #[derive(Subcommand)]
@@ -172,6 +177,12 @@ fn main() -> ExitCode {
         Some(Command::Egtb { action }) => {
             if let Err(e) = egtb(action) {
                 eprintln!("pion egtb: {e}");
+                return ExitCode::from(2);
+            }
+        }
+        Some(Command::Book { action }) => {
+            if let Err(e) = pion::book::cli::run(action) {
+                eprintln!("pion book: {e}");
                 return ExitCode::from(2);
             }
         }

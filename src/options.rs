@@ -69,7 +69,7 @@ fn with_number(mut settings: Settings, value: Value, set: fn(&mut Settings, i64)
 }
 
 /// The table: every option pion has, in the order `pion` lists them.
-fn declared() -> [Declared; 11] {
+fn declared() -> [Declared; 12] {
     use Value::{Number, Word};
     [
         Declared {
@@ -150,6 +150,16 @@ fn declared() -> [Declared; 11] {
             apply: |_, v| match v {
                 Value::Text(dir) if dir != "<empty>" => Change::EgtbPath(Some(dir.to_string())),
                 _ => Change::EgtbPath(None),
+            },
+        },
+        Declared {
+            name: "OwnBook",
+            kind: |d| OptionKind::Check {
+                default: d.own_book,
+            },
+            apply: |mut s, v| {
+                s.own_book = matches!(v, Word("true"));
+                Change::Settings(s)
             },
         },
     ]

@@ -206,6 +206,17 @@ impl Session {
             self.out.send(&Reply::BestMove(None));
             return Ok(());
         }
+        // The book answers a game's move (a time limit, no fixed size of search) at once.
+        let timed = limits.movetime.is_some() || limits.clock.is_some();
+        if timed && limits.depth.is_none() && limits.nodes.is_none() && !limits.infinite {
+            let hit = with_table!(&self.table, t => crate::book::probe(t.history.position(), &self.settings));
+            if let Some((mv, info)) = hit {
+                self.out.send(&Reply::InfoString("book".into()));
+                self.out.send(&Reply::Info(info));
+                self.out.send(&Reply::BestMove(Some(mv)));
+                return Ok(());
+            }
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
         let handle = with_table!(&self.table, t => spawn_search(

@@ -73,6 +73,8 @@ pub struct Settings {
     pub level_depth: Option<u32>,
     /// MCTS exploration constant, in hundredths (141 = 1.41).
     pub mcts_exploration: u32,
+    /// Whether `go` plays from the opening book where it can (the `OwnBook` option).
+    pub own_book: bool,
 }
 
 impl Default for Settings {
@@ -85,6 +87,7 @@ impl Default for Settings {
             move_overhead_ms: 10,
             level_depth: None,
             mcts_exploration: 141,
+            own_book: true,
         }
     }
 }

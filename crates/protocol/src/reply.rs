@@ -58,6 +58,8 @@ pub enum Reply {
     ReadyOk,
     /// `info ...` during a search.
     Info(Info),
+    /// `info string <text>`: a message to the user about the search (one line of text).
+    InfoString(String),
     /// `bestmove <move>` or `bestmove none`.
     BestMove(Option<String>),
     /// `legal m1 m2 ...`.
@@ -185,6 +187,7 @@ impl fmt::Display for Reply {
             Reply::UgiOk => write!(f, "ugiok"),
             Reply::ReadyOk => write!(f, "readyok"),
             Reply::Info(info) => write_info(f, info),
+            Reply::InfoString(text) => write!(f, "info string {}", one_line(text)),
             Reply::BestMove(Some(mv)) => write!(f, "bestmove {mv}"),
             Reply::BestMove(None) => write!(f, "bestmove none"),
             Reply::Legal(moves) if moves.is_empty() => write!(f, "legal"),
@@ -258,6 +261,10 @@ mod tests {
         assert_eq!(
             Reply::Error("bad\nline\u{0}".into()).to_string(),
             "error bad\\nline\\u{0}"
+        );
+        assert_eq!(
+            Reply::InfoString("book\nmove".into()).to_string(),
+            "info string book\\nmove"
         );
         assert_eq!(
             Reply::Error("unknown command '\u{feff}go\u{200b}'".into()).to_string(),
