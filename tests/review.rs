@@ -14,11 +14,12 @@ const PION: &str = env!("CARGO_BIN_EXE_pion");
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/review.py");
 const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/review/two-games.jsonl");
 
-/// Databases up to 10 seeds (about a second to build), shared by the tests of this file.
+/// Databases up to 10 seeds (about a second to build), shared by the tests of this file. They
+/// are built afresh under cargo's target directory, so no run leaves them in the system's temp.
 fn egtb() -> &'static PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("pion-review-{}", std::process::id()));
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("review-egtb");
         let _ = fs::remove_dir_all(&dir);
         let out = Command::new(PION)
             .args(["egtb", "build", "--max-seeds", "10", "--dir"])
