@@ -49,6 +49,24 @@ struct Entry {
     flags: u8,
 }
 
+impl Entry {
+    /// An entry with no age yet (the table sets it when storing).
+    fn new(key: u64, depth: u8, value: i32, bound: Bound, mv: u16, proven: bool) -> Entry {
+        let bits = match bound {
+            Bound::Exact => 1,
+            Bound::Lower => 2,
+            Bound::Upper => 3,
+        };
+        Entry {
+            key,
+            value,
+            mv,
+            depth,
+            flags: bits | (proven as u8) << 2,
+        }
+    }
+}
+
 const CLUSTER: usize = 4;
 
 #[derive(Clone, Copy, Default)]
@@ -129,7 +147,8 @@ impl Table {
     /// entry is the position's own).
     #[inline]
     pub fn store_proven(&mut self, key: u64, context: u64, depth: u8, value: i32, bound: Bound) {
-        self.store_at(key, context_key(key, context), depth, value, bound, 0, true);
+        let stored = context_key(key, context);
+        self.store_at(key, Entry::new(stored, depth, value, bound, 0, true));
     }
 
     #[inline]
@@ -155,25 +174,15 @@ impl Table {
     /// Stores a search result; `mv` 0 keeps the move already stored for this position.
     #[inline]
     pub fn store(&mut self, key: u64, depth: u8, value: i32, bound: Bound, mv: u16, proven: bool) {
-        self.store_at(key, key, depth, value, bound, mv, proven);
+        self.store_at(key, Entry::new(key, depth, value, bound, mv, proven));
     }
 
-    /// Stores under the key `stored` in the cluster of `key`.
-    #[allow(clippy::too_many_arguments)]
+    /// Stores `new` (its own key, the age not yet set) in the cluster of `key`.
     #[inline]
-    fn store_at(
-        &mut self,
-        key: u64,
-        stored: u64,
-        depth: u8,
-        value: i32,
-        bound: Bound,
-        mv: u16,
-        proven: bool,
-    ) {
+    fn store_at(&mut self, key: u64, new: Entry) {
         let age = self.age;
         let i = self.index(key);
-        let key = stored;
+        let key = new.key;
         let cluster = &mut self.clusters[i].0;
         let worth = |e: &Entry| -> i32 {
             if e.flags & 3 == 0 {
@@ -197,22 +206,15 @@ impl Table {
                 .unwrap_or(0),
         };
         let entry = &mut cluster[slot];
-        let mv = if mv == 0 && entry.key == key {
+        let mv = if new.mv == 0 && entry.key == key {
             entry.mv
         } else {
-            mv
-        };
-        let bits = match bound {
-            Bound::Exact => 1,
-            Bound::Lower => 2,
-            Bound::Upper => 3,
+            new.mv
         };
         *entry = Entry {
-            key,
-            value,
             mv,
-            depth,
-            flags: bits | (proven as u8) << 2 | age << 3,
+            flags: new.flags | age << 3,
+            ..new
         };
     }
 
