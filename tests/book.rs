@@ -226,7 +226,7 @@ fn book_check_reads_the_committed_files_and_refuses_a_bad_one() {
             .args([
                 "book",
                 "check",
-                &format!("{root}/books/awale-{variant}.txt"),
+                &format!("{root}/src/book/awale-{variant}.txt"),
             ])
             .output()
             .unwrap();

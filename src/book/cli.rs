@@ -11,7 +11,7 @@ use pion_rules::game::Game;
 #[derive(clap::Subcommand)]
 pub enum BookAction {
     /// Builds an Awale opening book by deep searches of the first plies (docs/book.md), e.g.
-    /// `pion book build --variant standard --out books/awale-standard.txt`.
+    /// `pion book build --variant standard --out src/book/awale-standard.txt`.
     Build {
         /// The Awale variant: standard, grandslam-nocapture or grandslam-capture.
         #[arg(long, default_value = "standard")]
@@ -34,7 +34,7 @@ pub enum BookAction {
         out: PathBuf,
     },
     /// Reads a book file and checks every line (positions valid, moves legal), e.g.
-    /// `pion book check books/awale-standard.txt`.
+    /// `pion book check src/book/awale-standard.txt`.
     Check {
         /// The book file.
         file: PathBuf,

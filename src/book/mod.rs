@@ -32,8 +32,8 @@ pub const MARGIN_CP: i32 = 10;
 
 /// The books in the binary, one a variant of Awale.
 const EMBEDDED: [&str; 2] = [
-    include_str!("../../books/awale-standard.txt"),
-    include_str!("../../books/awale-grandslam-nocapture.txt"),
+    include_str!("awale-standard.txt"),
+    include_str!("awale-grandslam-nocapture.txt"),
 ];
 
 /// One move of a book position, as its file gives it.
