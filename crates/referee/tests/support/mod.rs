@@ -118,6 +118,16 @@ pub fn signal(pid: u32, signal: libc::c_int) {
     assert_eq!(sent, 0, "kill({pid}, {signal}) failed");
 }
 
+/// Sends `signal` to `pid` unless it has already ended (as one of the referee's engines may,
+/// when the referee's own shutdown reached it first).
+pub fn signal_unless_gone(pid: u32, signal: libc::c_int) {
+    let pid = libc::pid_t::try_from(pid).expect("a pid fits pid_t");
+    // SAFETY: kill only sends a signal; the pid is one of this test's processes.
+    let sent = unsafe { libc::kill(pid, signal) };
+    let gone = std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+    assert!(sent == 0 || gone, "kill({pid}, {signal}) failed");
+}
+
 /// Waits (30 s at most) until `child` ends.
 pub fn wait_for_exit(child: &mut Child) {
     let give_up = Instant::now() + Duration::from_secs(30);
