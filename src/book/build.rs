@@ -12,7 +12,6 @@
 use std::collections::{BinaryHeap, HashMap, HashSet};
 use std::sync::atomic::AtomicBool;
 
-use super::{format_score, negate, score_key};
 use crate::search::{Info, Limits, Score, Searcher, Settings};
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::{Game, History};
@@ -152,11 +151,11 @@ impl Tree {
             .iter()
             .map(|(mv, child)| {
                 let (score, depth) = self.back_up(child, values, on_path);
-                (Awale::format_move(*mv), negate(score), depth + 1)
+                (Awale::format_move(*mv), -score, depth + 1)
             })
             .collect();
         on_path.remove(key);
-        moves.sort_by_key(|(_, score, _)| std::cmp::Reverse(score_key(*score)));
+        moves.sort_by_key(|(_, score, _)| std::cmp::Reverse(score.rank()));
         let best = (moves[0].1, moves[0].2);
         values.insert(key.to_string(), moves);
         best
@@ -181,11 +180,11 @@ impl Tree {
                 continue;
             };
             let moves = &values[key];
-            let best = score_key(moves[0].1);
+            let best = moves[0].1.rank();
             for (mv, child) in children {
                 let text = Awale::format_move(*mv);
                 let (_, score, _) = moves.iter().find(|m| m.0 == text).expect("valued move");
-                let dropout = (best - score_key(*score)).min(1 << 20);
+                let dropout = (best - score.rank()).min(1 << 20);
                 queue.push(std::cmp::Reverse((
                     c + DROPOUT_CP_PER_PLY + dropout,
                     child.as_str(),
@@ -259,7 +258,7 @@ fn write(tree: &Tree, command: &str) -> String {
         }
         let moves: Vec<String> = values[key]
             .iter()
-            .map(|(mv, score, depth)| format!("{mv} {} d{depth}", format_score(*score)))
+            .map(|(mv, score, depth)| format!("{mv} {score} d{depth}"))
             .collect();
         text.push_str(&format!("{key} : {}\n", moves.join(", ")));
     }

@@ -58,53 +58,11 @@ pub struct Book {
     pub entries: HashMap<String, Vec<BookMove>>,
 }
 
-/// A total order on scores: proven losses below every estimate, proven wins above, a larger
-/// margin further out.
-pub fn score_key(score: Score) -> i64 {
-    const PROVEN: i64 = 1 << 40;
-    match score {
-        Score::Centi(cp) => i64::from(cp),
-        Score::Draw => 0,
-        Score::Win(m) => PROVEN + i64::from(m),
-        Score::Loss(m) => -PROVEN - i64::from(m),
-    }
-}
-
-/// The score for the other side.
-pub fn negate(score: Score) -> Score {
-    match score {
-        Score::Centi(cp) => Score::Centi(-cp),
-        Score::Draw => Score::Draw,
-        Score::Win(m) => Score::Loss(m),
-        Score::Loss(m) => Score::Win(m),
-    }
-}
-
-/// Writes a score as protocol.md does (`cp 12`, `win 4`, `draw`).
-pub fn format_score(score: Score) -> String {
-    match score {
-        Score::Centi(cp) => format!("cp {cp}"),
-        Score::Draw => "draw".into(),
-        Score::Win(m) => format!("win {m}"),
-        Score::Loss(m) => format!("loss {m}"),
-    }
-}
-
 /// Reads one move of an entry: `<move> <score> d<depth>`.
 fn parse_move_field(field: &str) -> Result<(String, Score, u32), String> {
     let words: Vec<&str> = field.split_whitespace().collect();
     let (mv, score, depth) = match words[..] {
-        [mv, "draw", depth] => (mv, Score::Draw, depth),
-        [mv, kind, n, depth] => {
-            let score = match kind {
-                "cp" => n.parse().ok().map(Score::Centi),
-                "win" => n.parse().ok().map(Score::Win),
-                "loss" => n.parse().ok().map(Score::Loss),
-                _ => None,
-            }
-            .ok_or_else(|| format!("bad score '{kind} {n}' (cp <n>, win <n>, loss <n> or draw)"))?;
-            (mv, score, depth)
-        }
+        [mv, ref score @ .., depth] if !score.is_empty() => (mv, score.join(" "), depth),
         _ => {
             return Err(format!(
                 "a move is '<move> <score> d<depth>', not '{}'",
@@ -112,6 +70,7 @@ fn parse_move_field(field: &str) -> Result<(String, Score, u32), String> {
             ));
         }
     };
+    let score: Score = score.parse()?;
     let depth = depth
         .strip_prefix('d')
         .and_then(|d| d.parse().ok())
@@ -174,7 +133,7 @@ impl Book {
                 }
                 list.push(BookMove { mv, score, depth });
             }
-            list.sort_by_key(|m| std::cmp::Reverse(score_key(m.score)));
+            list.sort_by_key(|m| std::cmp::Reverse(m.score.rank()));
             if book.entries.insert(key, list).is_some() {
                 return Err(at("this position is already in the book".into()));
             }
@@ -189,15 +148,15 @@ impl Book {
     /// [`MARGIN_CP`] of the best (a proven win only with the best margin), best first.
     pub fn candidates(&self, position: &str) -> Option<&[BookMove]> {
         let moves = self.entries.get(position)?;
-        let best = score_key(moves.first()?.score);
-        let margin = if best.abs() >= score_key(Score::Win(0)) {
+        let best = moves.first()?.score.rank();
+        let margin = if best.abs() >= Score::Win(0).rank() {
             0
         } else {
             i64::from(MARGIN_CP)
         };
         let n = moves
             .iter()
-            .take_while(|m| score_key(m.score) >= best - margin)
+            .take_while(|m| m.score.rank() >= best - margin)
             .count();
         Some(&moves[..n])
     }

@@ -12,6 +12,8 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::info::Score;
+
 /// A score's value, for the side that moved (the engine that reported it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreValue {
@@ -56,17 +58,28 @@ pub enum Proven {
     Loss,
 }
 
+impl ScoreValue {
+    /// The value as one of pion's scores; a UGI mate score is not one of these games' scores.
+    pub fn score(self) -> Option<Score> {
+        match self {
+            ScoreValue::Centi(c) => Some(Score::Centi(c)),
+            ScoreValue::Win(m) => Some(Score::Win(m)),
+            ScoreValue::Draw => Some(Score::Draw),
+            ScoreValue::Loss(m) => Some(Score::Loss(m)),
+            ScoreValue::Mate(_) => None,
+        }
+    }
+}
+
 impl EngineScore {
-    /// The score in hundredths, with wins and losses (proven or mate) beyond any estimate.
+    /// The score in hundredths, with wins and losses (proven or mate) beyond any estimate, as
+    /// [`Score::rank`] orders them, and mates beyond those.
     pub fn centi(&self) -> i64 {
         const BEYOND: i64 = 1 << 40;
         match self.value {
-            ScoreValue::Centi(c) => c as i64,
-            ScoreValue::Win(m) => BEYOND + m as i64,
-            ScoreValue::Draw => 0,
-            ScoreValue::Loss(m) => -BEYOND - m as i64,
             ScoreValue::Mate(n) if n >= 0 => BEYOND * 2 - n as i64,
             ScoreValue::Mate(n) => -BEYOND * 2 - n as i64,
+            value => value.score().map_or(0, Score::rank),
         }
     }
 

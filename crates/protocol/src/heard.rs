@@ -7,8 +7,8 @@
 //! `pionok`, `ugiok`). A line it does not know is [`Heard::Other`], never an error: an engine may
 //! print anything between replies.
 
-use crate::engine_info::{InfoFields, ScoreValue};
-use crate::info::{Info, Score};
+use crate::engine_info::InfoFields;
+use crate::info::Info;
 
 /// One line from an engine, as a front end understands it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,14 +137,7 @@ fn info(fields: InfoFields) -> Heard {
     if let Some(text) = fields.string {
         return Heard::InfoString(text);
     }
-    // A mate score is not one of these games' scores.
-    let score = fields.score.and_then(|s| match s.value {
-        ScoreValue::Centi(c) => Some(Score::Centi(c)),
-        ScoreValue::Win(m) => Some(Score::Win(m)),
-        ScoreValue::Draw => Some(Score::Draw),
-        ScoreValue::Loss(m) => Some(Score::Loss(m)),
-        ScoreValue::Mate(_) => None,
-    });
+    let score = fields.score.and_then(|s| s.value.score());
     Heard::Info(Info {
         depth: fields.depth.unwrap_or(0),
         seldepth: fields.seldepth.unwrap_or(0),
@@ -162,7 +155,7 @@ fn info(fields: InfoFields) -> Heard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Reply, Status};
+    use crate::{Reply, Score, Status};
 
     #[test]
     fn what_pion_prints_reads_back_the_same() {
