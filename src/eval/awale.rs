@@ -34,10 +34,7 @@ const KROO: u8 = 12;
 
 /// Seeds a move would capture.
 fn captures(pos: &Awale, mv: Move) -> i32 {
-    let me = pos.side_to_move().index();
-    let mut child = *pos;
-    child.play(mv);
-    child.captured()[me] as i32 - pos.captured()[me] as i32
+    pos.capture(mv) as i32
 }
 
 /// The most seeds one move of the side to move captures.

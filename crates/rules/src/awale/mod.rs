@@ -111,6 +111,13 @@ impl Awale {
         self.captured
     }
 
+    /// Seeds `mv` would capture (none where the variant's grand-slam rule forbids the capture):
+    /// the sowing alone, without the hash updates of playing it.
+    #[inline]
+    pub fn capture(&self, mv: Move) -> u8 {
+        self.sow(mv.0 as usize).captured
+    }
+
     /// Seeds on `player`'s side of the board.
     #[inline]
     pub fn seeds_on_side(&self, player: Player) -> u32 {
