@@ -101,7 +101,7 @@ pub fn features(pos: &Awale) -> [i32; FEATURES] {
     let them = me.other();
     let cap = pos.captured();
     // What the opponent could take if it were to move now: the danger of a waiting move.
-    let flipped = Awale::from_parts(*pos.pits(), cap, them, pos.variant());
+    let flipped = pos.with_side_to_move(them);
     [
         cap[me.index()] as i32 - cap[them.index()] as i32,
         pos.seeds_on_side(me) as i32 - pos.seeds_on_side(them) as i32,
@@ -161,7 +161,7 @@ fn mobility(pos: &Awale, player: Player) -> i32 {
     if pos.side_to_move() == player {
         pos.count_moves() as i32
     } else {
-        Awale::from_parts(*pos.pits(), pos.captured(), player, pos.variant()).count_moves() as i32
+        pos.with_side_to_move(player).count_moves() as i32
     }
 }
 

@@ -101,6 +101,16 @@ impl Awale {
         }
     }
 
+    /// The same board and captures with `side` to move (the hash updated, not recomputed).
+    pub fn with_side_to_move(&self, side: Player) -> Awale {
+        let mut position = *self;
+        if side != self.side {
+            position.side = side;
+            position.hash ^= side_key();
+        }
+        position
+    }
+
     /// Seeds in each pit.
     pub fn pits(&self) -> &[u8; PITS] {
         &self.pits
@@ -113,9 +123,51 @@ impl Awale {
 
     /// Seeds `mv` would capture (none where the variant's grand-slam rule forbids the capture):
     /// the sowing alone, without the hash updates of playing it.
+    ///
+    /// Counted from the laps alone: every other pit gets one seed a lap of eleven, and the first
+    /// `seeds % 11` pits after the sown one one more, so no seed is sown one by one.
     #[inline]
     pub fn capture(&self, mv: Move) -> u8 {
-        self.sow(mv.0 as usize).captured
+        let pit = mv.0 as usize;
+        let seeds = self.pits[pit] as usize;
+        if seeds == 0 {
+            return 0;
+        }
+        let (laps, rest) = (seeds / (PITS - 1), seeds % (PITS - 1));
+        // Seeds in `q` (not `pit`) after the sowing.
+        let after = |q: usize| {
+            let offset = (q + PITS - pit) % PITS;
+            self.pits[q] as usize + laps + usize::from(offset <= rest)
+        };
+        let landing = (pit + (seeds - 1) % (PITS - 1) + 1) % PITS;
+        let theirs = row(self.side.other());
+        if !theirs.contains(&landing) {
+            return 0;
+        }
+        let mut captured = 0;
+        let mut i = landing;
+        loop {
+            let s = after(i);
+            if s != 2 && s != 3 {
+                break;
+            }
+            captured += s;
+            if i == theirs.start {
+                i = usize::MAX;
+                break;
+            }
+            i -= 1;
+        }
+        if captured > 0 && self.variant == Variant::GrandSlamNoCapture {
+            // A grand slam leaves every pit of their row empty: those after the landing pit
+            // and those before the first pit not taken.
+            let left_before = i != usize::MAX && (theirs.start..=i).any(|q| after(q) > 0);
+            let left_after = (landing + 1..theirs.end).any(|q| after(q) > 0);
+            if !left_before && !left_after {
+                return 0;
+            }
+        }
+        captured as u8
     }
 
     /// Seeds on `player`'s side of the board.

@@ -388,3 +388,54 @@ fn capture_counts_what_playing_the_move_takes() {
         "the games captured: {checked_captures}"
     );
 }
+
+#[test]
+fn capture_agrees_with_play_on_random_boards_with_laps_and_grand_slams() {
+    // Random boards where seeds pile up in few pits (laps of 11, 22 and more) or spread thin
+    // (grand slams): every legal move's `capture` equals what playing it takes.
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(22);
+    let (mut laps, mut captures, mut slams) = (0, 0, 0);
+    for round in 0..20_000 {
+        let variant = ALL[round % 3];
+        let on_board = rng.random_range(1..=SEEDS as usize);
+        let mut pits = [0u8; PITS];
+        // Few pits take the seeds on some boards, all twelve on others.
+        let spread = rng.random_range(1..=PITS);
+        let first = rng.random_range(0..PITS);
+        for _ in 0..on_board {
+            pits[(first + rng.random_range(0..spread)) % PITS] += 1;
+        }
+        let rest = SEEDS as usize - on_board;
+        let low = rest.saturating_sub(24).min(24);
+        let one = rng.random_range(low..=rest.min(24)) as u8;
+        let captured = [one, rest as u8 - one];
+        let side = if rng.random_bool(0.5) {
+            Player::One
+        } else {
+            Player::Two
+        };
+        let position = Awale::from_parts(pits, captured, side, variant);
+        let mut moves = <Awale as Game>::Moves::default();
+        position.legal_moves(&mut moves);
+        for &mv in moves.iter() {
+            let mut child = position;
+            child.play(mv);
+            let taken = child.captured()[side.index()] - captured[side.index()];
+            assert_eq!(
+                position.capture(mv),
+                taken,
+                "{}",
+                position.format_position()
+            );
+            laps += (pits[mv.0 as usize] >= 11) as u32;
+            captures += (taken > 0) as u32;
+            let their_row = &child.pits()[row(side.other())];
+            slams += (taken == 0 && their_row.iter().all(|&s| s == 0)) as u32;
+        }
+    }
+    assert!(
+        laps > 1000 && captures > 1000 && slams > 10,
+        "{laps} {captures} {slams}"
+    );
+}
