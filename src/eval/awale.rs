@@ -133,6 +133,7 @@ impl Profile for Awale {
     /// Seeds can circle for a hundred plies and more, so a search "to the end" rarely ends; in
     /// a match at 50 ms per move solving scored -45 +/- 61 Elo (100 games), so it stays off.
     const SOLVES_ENDGAMES: bool = false;
+    const QUIESCENCE: bool = true;
 }
 
 impl Exact for Awale {

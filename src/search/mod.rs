@@ -138,6 +138,9 @@ pub trait Profile: Game {
     }
     /// Whether alpha-beta searches late quiet moves one ply shallower first (LMR).
     const LATE_MOVE_REDUCTIONS: bool = true;
+    /// Whether the horizon plays out noisy moves (those [`Evaluate::order_score`] scores above
+    /// zero) before trusting the static value: a quiescence search.
+    const QUIESCENCE: bool = false;
     /// Forward pruning one and two plies above the horizon (see [`Frontier`]); `None` turns it
     /// off, for games whose evaluation has not been measured for it.
     const FRONTIER: Option<Frontier> = None;

@@ -55,6 +55,7 @@ mod driver;
 mod node;
 mod ordering;
 mod pv;
+mod quiesce;
 mod solve;
 #[cfg(test)]
 mod tests;
@@ -105,6 +106,8 @@ struct Search<'a, G: Evaluate> {
     child_keys: Vec<u64>,
     /// Scratch list for sorting the late moves of a node.
     sort_scratch: Vec<(i32, G::Move)>,
+    /// One reusable list of noisy moves per ply, for quiescence.
+    noisy_scratch: Vec<Vec<(i32, G::Move)>>,
     aborted: bool,
     /// The game's positions, then the search path's.
     path: Vec<Step>,
@@ -141,6 +144,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             scores: vec![Vec::new(); MAX_PLY + 1],
             child_keys: Vec::new(),
             sort_scratch: Vec::new(),
+            noisy_scratch: vec![Vec::new(); MAX_PLY + 1],
             aborted: false,
             path: Vec::new(),
             pv: vec![[0; MAX_PLY]; MAX_PLY + 1],

@@ -22,6 +22,9 @@ impl<G: Evaluate> Search<'_, G> {
             self.repetitions += 1;
             return value::terminal(pos.margin());
         }
+        if depth <= 0 && G::QUIESCENCE && !self.solving {
+            return self.quiesce(pos, ply, alpha, beta);
+        }
         if depth <= 0 || ply >= MAX_PLY - 1 {
             return match pos.horizon() {
                 Horizon::Exact(margin) => {
