@@ -18,6 +18,7 @@ impl<G: Evaluate> Search<'_, G> {
         };
         // The static value is a guess: whatever comes of this node is unproven.
         self.unproven += 1;
+        self.seldepth = self.seldepth.max(ply);
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;
         }
