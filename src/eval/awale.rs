@@ -3,7 +3,7 @@
 
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Exact, MoveCodes, Profile};
-use pion_rules::awale::{Awale, Move, PITS, row};
+use pion_rules::awale::{Awale, Move, PITS, landing, row};
 use pion_rules::game::{Game, Player};
 
 /// The number of evaluation features.
@@ -72,12 +72,6 @@ fn tempo(pos: &Awale, player: Player) -> i32 {
         .enumerate()
         .filter(|&(i, &s)| s > 0 && (s as usize) < 6 - i)
         .count() as i32
-}
-
-/// The pit where the last seed sown from `pit` lands (a lap skips the pit it started from).
-fn landing(pit: usize, seeds: u8) -> usize {
-    let k = seeds as usize;
-    (pit + k + (k - 1) / (PITS - 1)) % PITS
 }
 
 /// Pits of `victim` holding one or two seeds on which a sowing of the other player ends: the
@@ -250,16 +244,6 @@ mod tests {
         assert_eq!(p.order_score(f), 7);
         assert_eq!(p.greedy_value(Move(0)), 0);
         assert_eq!(features(&p)[4], 7);
-    }
-
-    #[test]
-    fn a_lap_skips_the_pit_it_started_from() {
-        assert_eq!(landing(0, 1), 1);
-        assert_eq!(landing(0, 11), 11);
-        assert_eq!(landing(0, 12), 1);
-        assert_eq!(landing(5, 7), 0);
-        assert_eq!(landing(6, 22), 5);
-        assert_eq!(landing(6, 23), 7);
     }
 
     #[test]

@@ -25,8 +25,7 @@ impl<G: Evaluate> Search<'_, G> {
         alpha = alpha.max(stand);
         let mut moves = G::Moves::default();
         pos.legal_moves(&mut moves);
-        let mut noisy: Vec<(i32, G::Move)> = Vec::new();
-        std::mem::swap(&mut noisy, &mut self.noisy_scratch[ply]);
+        let mut noisy = std::mem::take(&mut self.noisy_scratch[ply]);
         noisy.clear();
         noisy.extend(
             moves

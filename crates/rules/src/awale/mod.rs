@@ -70,6 +70,14 @@ pub fn row(player: Player) -> std::ops::Range<usize> {
     }
 }
 
+/// The pit where the last of `seeds` seeds sown from `pit` lands (each lap of eleven skips the
+/// pit it started from).
+#[inline]
+pub fn landing(pit: usize, seeds: u8) -> usize {
+    let k = seeds as usize;
+    (pit + k + k.saturating_sub(1) / (PITS - 1)) % PITS
+}
+
 /// What a move does: the pits after sowing and capturing, and how many seeds it captured.
 struct Sowing {
     pits: [u8; PITS],
@@ -139,31 +147,28 @@ impl Awale {
             let offset = (q + PITS - pit) % PITS;
             self.pits[q] as usize + laps + usize::from(offset <= rest)
         };
-        let landing = (pit + (seeds - 1) % (PITS - 1) + 1) % PITS;
+        let landing = landing(pit, self.pits[pit]);
         let theirs = row(self.side.other());
         if !theirs.contains(&landing) {
             return 0;
         }
-        let mut captured = 0;
-        let mut i = landing;
-        loop {
-            let s = after(i);
+        // Captures run back from the landing pit; `first_taken` ends as the lowest pit taken.
+        let (mut captured, mut first_taken) = (0, landing + 1);
+        while first_taken > theirs.start {
+            let s = after(first_taken - 1);
             if s != 2 && s != 3 {
                 break;
             }
             captured += s;
-            if i == theirs.start {
-                i = usize::MAX;
-                break;
-            }
-            i -= 1;
+            first_taken -= 1;
         }
         if captured > 0 && self.variant == Variant::GrandSlamNoCapture {
-            // A grand slam leaves every pit of their row empty: those after the landing pit
-            // and those before the first pit not taken.
-            let left_before = i != usize::MAX && (theirs.start..=i).any(|q| after(q) > 0);
-            let left_after = (landing + 1..theirs.end).any(|q| after(q) > 0);
-            if !left_before && !left_after {
+            // A grand slam leaves every pit of their row empty: those before the first pit
+            // taken and those after the landing pit.
+            let left = (theirs.start..first_taken)
+                .chain(landing + 1..theirs.end)
+                .any(|q| after(q) > 0);
+            if !left {
                 return 0;
             }
         }

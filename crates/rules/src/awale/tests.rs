@@ -439,3 +439,13 @@ fn capture_agrees_with_play_on_random_boards_with_laps_and_grand_slams() {
         "{laps} {captures} {slams}"
     );
 }
+
+#[test]
+fn a_lap_skips_the_pit_it_started_from() {
+    assert_eq!(landing(0, 1), 1);
+    assert_eq!(landing(0, 11), 11);
+    assert_eq!(landing(0, 12), 1);
+    assert_eq!(landing(5, 7), 0);
+    assert_eq!(landing(6, 22), 5);
+    assert_eq!(landing(6, 23), 7);
+}
