@@ -39,9 +39,7 @@ fn captures(pos: &Awale, mv: Move) -> i32 {
 
 /// The most seeds one move of the side to move captures.
 fn best_capture(pos: &Awale) -> i32 {
-    let mut moves = <Awale as Game>::Moves::default();
-    pos.legal_moves(&mut moves);
-    moves.iter().map(|&mv| captures(pos, mv)).max().unwrap_or(0)
+    pos.best_capture() as i32
 }
 
 /// Pits of `player` holding one or two seeds: one more seed makes them capturable.

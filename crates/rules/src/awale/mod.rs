@@ -131,15 +131,54 @@ impl Awale {
 
     /// Seeds `mv` would capture (none where the variant's grand-slam rule forbids the capture):
     /// the sowing alone, without the hash updates of playing it.
+    #[inline]
+    pub fn capture(&self, mv: Move) -> u8 {
+        let (captured, grand_slam) = self.capture_path(mv.0 as usize);
+        if grand_slam && self.variant == Variant::GrandSlamNoCapture {
+            0
+        } else {
+            captured
+        }
+    }
+
+    /// The most seeds one legal move captures (0 when the game is over).
+    ///
+    /// Without generating the moves: a move that captures leaves seeds in the opponent's row
+    /// unless it is a grand slam, so only a grand slam under the standard rule needs the legal
+    /// moves (it is legal only when every move is one).
+    pub fn best_capture(&self) -> u8 {
+        if self.captured.iter().any(|&c| c as u32 > SEEDS / 2) {
+            return 0;
+        }
+        let mut best = 0;
+        for pit in row(self.side) {
+            let (captured, grand_slam) = self.capture_path(pit);
+            if grand_slam {
+                match self.variant {
+                    Variant::Standard => {
+                        let mut moves = <Awale as Game>::Moves::default();
+                        self.legal_moves(&mut moves);
+                        return moves.iter().map(|&mv| self.capture(mv)).max().unwrap_or(0);
+                    }
+                    Variant::GrandSlamNoCapture => continue,
+                    Variant::GrandSlamCapture => {}
+                }
+            }
+            best = best.max(captured);
+        }
+        best
+    }
+
+    /// The seeds on the capture path of a sowing from `pit`, and whether they are all the
+    /// opponent would have left (a grand slam), before any variant's rule applies.
     ///
     /// Counted from the laps alone: every other pit gets one seed a lap of eleven, and the first
     /// `seeds % 11` pits after the sown one one more, so no seed is sown one by one.
     #[inline]
-    pub fn capture(&self, mv: Move) -> u8 {
-        let pit = mv.0 as usize;
+    fn capture_path(&self, pit: usize) -> (u8, bool) {
         let seeds = self.pits[pit] as usize;
         if seeds == 0 {
-            return 0;
+            return (0, false);
         }
         let (laps, rest) = (seeds / (PITS - 1), seeds % (PITS - 1));
         // Seeds in `q` (not `pit`) after the sowing.
@@ -150,7 +189,7 @@ impl Awale {
         let landing = landing(pit, self.pits[pit]);
         let theirs = row(self.side.other());
         if !theirs.contains(&landing) {
-            return 0;
+            return (0, false);
         }
         // Captures run back from the landing pit; `first_taken` ends as the lowest pit taken.
         let (mut captured, mut first_taken) = (0, landing + 1);
@@ -162,17 +201,13 @@ impl Awale {
             captured += s;
             first_taken -= 1;
         }
-        if captured > 0 && self.variant == Variant::GrandSlamNoCapture {
-            // A grand slam leaves every pit of their row empty: those before the first pit
-            // taken and those after the landing pit.
-            let left = (theirs.start..first_taken)
+        // A grand slam leaves every pit of their row empty: those before the first pit taken
+        // and those after the landing pit.
+        let grand_slam = captured > 0
+            && !(theirs.start..first_taken)
                 .chain(landing + 1..theirs.end)
                 .any(|q| after(q) > 0);
-            if !left {
-                return 0;
-            }
-        }
-        captured as u8
+        (captured as u8, grand_slam)
     }
 
     /// Seeds on `player`'s side of the board.
@@ -225,7 +260,11 @@ impl Awale {
         let theirs = row(self.side.other());
         match self.variant {
             Variant::Standard | Variant::GrandSlamNoCapture => {
-                self.sow(pit).pits[theirs].iter().any(|&s| s > 0)
+                // Their row keeps a seed if it had one or the sowing reaches it, unless the
+                // move takes them all: a grand slam, which captures nothing in abapa.
+                let reaches = self.pits[pit] as usize >= (theirs.start + PITS - pit) % PITS;
+                (reaches || self.pits[theirs.clone()].iter().any(|&s| s > 0))
+                    && (self.variant == Variant::GrandSlamNoCapture || !self.capture_path(pit).1)
             }
             Variant::GrandSlamCapture => {
                 // Checked only when their row is empty, and on sowing alone: does it reach them?

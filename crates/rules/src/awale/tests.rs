@@ -392,7 +392,9 @@ fn capture_counts_what_playing_the_move_takes() {
 #[test]
 fn capture_agrees_with_play_on_random_boards_with_laps_and_grand_slams() {
     // Random boards where seeds pile up in few pits (laps of 11, 22 and more) or spread thin
-    // (grand slams): every legal move's `capture` equals what playing it takes.
+    // (grand slams): the legal moves are those the feeding rule gives when each pit is sown,
+    // every legal move's `capture` equals what playing it takes, and `best_capture` is the
+    // most of them.
     use rand::{RngExt, SeedableRng};
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(22);
     let (mut laps, mut captures, mut slams) = (0, 0, 0);
@@ -418,6 +420,22 @@ fn capture_agrees_with_play_on_random_boards_with_laps_and_grand_slams() {
         let position = Awale::from_parts(pits, captured, side, variant);
         let mut moves = <Awale as Game>::Moves::default();
         position.legal_moves(&mut moves);
+        assert_eq!(
+            moves.iter().copied().collect::<Vec<_>>(),
+            legal_by_sowing(&position),
+            "{}",
+            position.format_position()
+        );
+        assert_eq!(
+            position.best_capture(),
+            moves
+                .iter()
+                .map(|&mv| position.capture(mv))
+                .max()
+                .unwrap_or(0),
+            "{}",
+            position.format_position()
+        );
         for &mv in moves.iter() {
             let mut child = position;
             child.play(mv);
@@ -438,6 +456,37 @@ fn capture_agrees_with_play_on_random_boards_with_laps_and_grand_slams() {
         laps > 1000 && captures > 1000 && slams > 10,
         "{laps} {captures} {slams}"
     );
+}
+
+/// The legal moves by the feeding rule read literally: sow each pit (with its captures), and keep
+/// those that leave the opponent a seed, or all of them when none does. (The grand-slam-capture
+/// variant checks feeding on the sowing alone, and only when the opponent's row is empty.)
+fn legal_by_sowing(position: &Awale) -> Vec<Move> {
+    if position.outcome().is_some() {
+        return Vec::new();
+    }
+    let side = position.side_to_move();
+    let theirs = row(side.other());
+    let own: Vec<usize> = row(side).filter(|&p| position.pits()[p] > 0).collect();
+    let feeding: Vec<usize> = own
+        .iter()
+        .copied()
+        .filter(|&pit| {
+            let mut pits = position.sow(pit).pits;
+            if position.variant() == Variant::GrandSlamCapture {
+                // The sowing alone, before its captures.
+                pits = *position.pits();
+                let seeds = pits[pit] as usize;
+                pits[pit] = 0;
+                for k in 1..=seeds {
+                    pits[landing(pit, k as u8)] += 1;
+                }
+            }
+            pits[theirs.clone()].iter().any(|&s| s > 0)
+        })
+        .collect();
+    let chosen = if feeding.is_empty() { own } else { feeding };
+    chosen.into_iter().map(|p| Move(p as u8)).collect()
 }
 
 #[test]
