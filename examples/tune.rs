@@ -39,7 +39,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use pion::search::{Limits, SearchGame, Searcher, Settings};
+use pion::search::{Evaluate, Limits, SearchGame, Searcher, Settings};
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::History;
@@ -47,11 +47,11 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// What the tuner needs from a game: its feature vector and current weights.
-trait Tunable: SearchGame {
+trait Tunable: SearchGame + Evaluate {
     /// Feature names, in order.
-    const NAMES: &'static [&'static str];
-    /// The weights in the eval file.
-    const CURRENT: &'static [i32];
+    fn names() -> Vec<String>;
+    /// The weights in the eval file, in the order of the names.
+    fn current() -> Vec<f64>;
     /// The range of random opening plies.
     const OPENING: (usize, usize);
     /// The evaluation's feature vector.
@@ -61,11 +61,23 @@ trait Tunable: SearchGame {
     fn database_margin(&self) -> Option<i32> {
         None
     }
+    /// Whether the search plays out captures past its horizon: then samples are the quiet
+    /// positions those lines end on.
+    const QUIET: bool = false;
+    /// The fitted weights as the eval file spells them.
+    fn print_weights(w: &[f64]) {
+        let ints: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i64)).collect();
+        println!("WEIGHTS = [{}]", ints.join(", "));
+    }
 }
 
 impl Tunable for Avalam {
-    const NAMES: &'static [&'static str] = &pion::eval::avalam::FEATURE_NAMES;
-    const CURRENT: &'static [i32] = &pion::eval::avalam::WEIGHTS;
+    fn names() -> Vec<String> {
+        pion::eval::avalam::FEATURE_NAMES.map(String::from).to_vec()
+    }
+    fn current() -> Vec<f64> {
+        pion::eval::avalam::WEIGHTS.map(f64::from).to_vec()
+    }
     const OPENING: (usize, usize) = (4, 9);
     fn feature_vector(&self) -> Vec<f64> {
         pion::eval::avalam::features(self)
@@ -76,18 +88,101 @@ impl Tunable for Avalam {
 }
 
 impl Tunable for Awale {
-    const NAMES: &'static [&'static str] = &pion::eval::awale::FEATURE_NAMES;
-    const CURRENT: &'static [i32] = &pion::eval::awale::WEIGHTS;
+    fn names() -> Vec<String> {
+        use pion::eval::awale::{BUCKETS, FEATURE_NAMES};
+        let mut names = FEATURE_NAMES.map(String::from).to_vec();
+        for side in ["own", "their"] {
+            for pit in 0..6 {
+                for b in 1..BUCKETS {
+                    names.push(format!("{side} {} {b}", (b'A' + pit) as char));
+                }
+            }
+        }
+        names
+    }
+    fn current() -> Vec<f64> {
+        use pion::eval::awale::{PIT_TABLE, WEIGHTS};
+        let mut w = WEIGHTS.map(f64::from).to_vec();
+        for side in PIT_TABLE {
+            for pit in side {
+                w.extend(pit[1..].iter().map(|&x| x as f64));
+            }
+        }
+        w
+    }
     const OPENING: (usize, usize) = (4, 11);
+    const QUIET: bool = true;
     fn feature_vector(&self) -> Vec<f64> {
-        pion::eval::awale::features(self)
-            .iter()
-            .map(|&x| x as f64)
-            .collect()
+        use pion::eval::awale::{FEATURES, TABLE_ENTRIES, features, table_entries};
+        let mut f: Vec<f64> = features(self).iter().map(|&x| x as f64).collect();
+        f.resize(FEATURES + TABLE_ENTRIES, 0.0);
+        for entry in table_entries(self) {
+            f[FEATURES + entry] = 1.0;
+        }
+        f
     }
     fn database_margin(&self) -> Option<i32> {
         pion::egtb::probe(self).map(|p| p.margin)
     }
+    fn print_weights(w: &[f64]) {
+        use pion::eval::awale::{BUCKETS, FEATURES};
+        let ints: Vec<String> = w[..FEATURES]
+            .iter()
+            .map(|x| format!("{}", x.round() as i64))
+            .collect();
+        println!("WEIGHTS = [{}]", ints.join(", "));
+        println!("PIT_TABLE = [");
+        for side in 0..2 {
+            println!("    [");
+            for pit in 0..6 {
+                let at = FEATURES + (side * 6 + pit) * (BUCKETS - 1);
+                let row: Vec<String> = std::iter::once("0".to_string())
+                    .chain(
+                        w[at..at + BUCKETS - 1]
+                            .iter()
+                            .map(|x| format!("{}", x.round() as i64)),
+                    )
+                    .collect();
+                println!("        [{}],", row.join(", "));
+            }
+            println!("    ],");
+        }
+        println!("];");
+    }
+}
+
+/// Where the captures from `pos` settle: a captures-only negamax in which the side to move may
+/// always stand on its static value, as the engine's quiescence search does. Returns the value
+/// for the side to move and the last position of the principal line (`None` when that line
+/// ends the game).
+fn quiet_leaf<G: Evaluate>(pos: &G, mut alpha: i32, beta: i32, depth: u32) -> (i32, Option<G>) {
+    if let Some(outcome) = pos.outcome() {
+        return (100 * outcome.margin_for(pos.side_to_move()), None);
+    }
+    let stand = pos.evaluate();
+    let mut best = (stand, Some(*pos));
+    if stand >= beta || depth == 0 {
+        return best;
+    }
+    alpha = alpha.max(stand);
+    let mut moves = G::Moves::default();
+    pos.legal_moves(&mut moves);
+    for &mv in moves.as_ref() {
+        if pos.order_score(mv) <= 0 {
+            continue;
+        }
+        let mut child = *pos;
+        child.play(mv);
+        let (v, leaf) = quiet_leaf(&child, -beta, -alpha, depth - 1);
+        if -v > best.0 {
+            best = (-v, leaf);
+            alpha = alpha.max(-v);
+            if -v >= beta {
+                break;
+            }
+        }
+    }
+    best
 }
 
 /// One labelled position.
@@ -158,8 +253,17 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
         }
         labels.reverse();
         for (pos, margin) in positions.into_iter().zip(labels) {
+            let (leaf, margin) = if G::QUIET {
+                match quiet_leaf(&pos, -i32::MAX, i32::MAX, 12).1 {
+                    Some(leaf) if leaf.side_to_move() == pos.side_to_move() => (leaf, margin),
+                    Some(leaf) => (leaf, -margin),
+                    None => continue,
+                }
+            } else {
+                (pos, margin)
+            };
             samples.push(Sample {
-                features: pos.feature_vector(),
+                features: leaf.feature_vector(),
                 margin,
                 result: 0.5 + 0.5 * margin.signum(),
                 held_out: g % 5 == 4,
@@ -202,6 +306,15 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     x
 }
 
+/// The non-zero features of a sample (the pit tables' indicators are mostly zero).
+fn nonzero(f: &[f64]) -> Vec<(usize, f64)> {
+    f.iter()
+        .enumerate()
+        .filter(|&(_, &x)| x != 0.0)
+        .map(|(i, &x)| (i, x))
+        .collect()
+}
+
 fn dot(w: &[f64], f: &[f64]) -> f64 {
     w.iter().zip(f).map(|(a, b)| a * b).sum()
 }
@@ -212,10 +325,11 @@ fn least_squares(train: &[&Sample], n: usize, prior: &[f64]) -> Vec<f64> {
     let mut a = vec![vec![0.0; n]; n];
     let mut b = vec![0.0; n];
     for s in train {
-        for i in 0..n {
-            b[i] += s.features[i] * 100.0 * s.margin;
-            for j in 0..n {
-                a[i][j] += s.features[i] * s.features[j];
+        let nz = nonzero(&s.features);
+        for &(i, x) in &nz {
+            b[i] += x * 100.0 * s.margin;
+            for &(j, y) in &nz {
+                a[i][j] += x * y;
             }
         }
     }
@@ -239,10 +353,11 @@ fn logistic(train: &[&Sample], n: usize) -> Vec<f64> {
         let mut g = vec![0.0; n];
         for s in train {
             let p = sigmoid(dot(&w, &s.features));
-            for i in 0..n {
-                g[i] += (s.result - p) * s.features[i];
-                for j in 0..n {
-                    h[i][j] += p * (1.0 - p) * s.features[i] * s.features[j];
+            let nz = nonzero(&s.features);
+            for &(i, x) in &nz {
+                g[i] += (s.result - p) * x;
+                for &(j, y) in &nz {
+                    h[i][j] += p * (1.0 - p) * x * y;
                 }
             }
         }
@@ -310,10 +425,11 @@ fn log_loss(train: &[&Sample], test: &[&Sample], w: &[f64]) -> (f64, f64) {
 
 fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
     let samples = self_play::<G>(games, nodes, seed);
-    let n = G::NAMES.len();
+    let names = G::names();
+    let n = names.len();
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();
     let test: Vec<&Sample> = samples.iter().filter(|s| s.held_out).collect();
-    let current: Vec<f64> = G::CURRENT.iter().map(|&w| w as f64).collect();
+    let current = G::current();
     let lsq = least_squares(&train, n, &current);
     let logit = logistic(&train, n);
     let texel: Vec<f64> = {
@@ -333,10 +449,7 @@ fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
     for i in 0..n {
         println!(
             "{:<18}{:>10}{:>10.0}{:>10.0}",
-            G::NAMES[i],
-            G::CURRENT[i],
-            lsq[i],
-            texel[i]
+            names[i], current[i], lsq[i], texel[i]
         );
     }
     for (name, w) in [("current", &current), ("lsq", &lsq), ("texel", &texel)] {
@@ -347,10 +460,10 @@ fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
             rmse(&test, &rounded)
         );
     }
-    let ints: Vec<String> = lsq.iter().map(|x| format!("{:.0}", x)).collect();
-    println!("WEIGHTS (lsq) = [{}]", ints.join(", "));
-    let ints: Vec<String> = texel.iter().map(|x| format!("{:.0}", x)).collect();
-    println!("WEIGHTS (texel) = [{}]", ints.join(", "));
+    println!("least squares:");
+    G::print_weights(&lsq);
+    println!("texel:");
+    G::print_weights(&texel);
 }
 
 fn main() {

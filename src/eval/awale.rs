@@ -1,5 +1,6 @@
 //! Awale evaluation: captured seeds, seeds on each side, pits the opponent can capture,
-//! mobility and the best capture available now, combined linearly.
+//! mobility, the best capture available now and the strategy terms (houses, tempo, threats),
+//! combined linearly, plus a table of what each pit is worth for each seed count.
 
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Exact, MoveCodes, Profile};
@@ -22,11 +23,95 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "hittable_weak",
 ];
 
-/// Weights in centi-points per unit of each feature: the least-squares fit of the final margin
-/// (`cargo run --release --example tune -- awale 1500 4000 1 /work/egtb`: 142 943 positions of
-/// 1500 games played with the earlier weights `[116, 22, 28, 68, 75]` of the first five
-/// features, each labelled by the 20-seed databases' exact margin where the game reached them).
-pub const WEIGHTS: [i32; FEATURES] = [108, 6, -57, 116, 116, 153, 109, -98, -99];
+/// Weights in centi-points per unit of each feature, fitted together with [`PIT_TABLE`] by least
+/// squares on the final margin (`cargo run --release --example tune -- awale 6000 4000 31
+/// /work/egtb`: 584 016 positions of 6000 self-play games, each labelled by the 22-seed
+/// databases' exact margin where the game reached them, each replaced by the quiet position its
+/// captures lead to, as the quiescence search would evaluate it).
+pub const WEIGHTS: [i32; FEATURES] = [106, -1, -96, 131, 112, 225, 216, -87, -103];
+
+/// Pit tables tell seed counts apart up to `BUCKETS - 1`; larger counts share the last bucket.
+pub const BUCKETS: usize = 16;
+
+/// Entries of the pit tables, flattened for the tuner: for the mover's row then the opponent's,
+/// for each pit from the row's first, one entry per bucket from one seed up (an empty pit is
+/// the reference, worth nothing).
+pub const TABLE_ENTRIES: usize = 2 * 6 * (BUCKETS - 1);
+
+/// The pit tables in centi-points: `PIT_TABLE[k][i][b]` is what the `i`-th pit of the mover's
+/// row (`k = 0`) or the opponent's (`k = 1`) is worth holding `b` seeds (`BUCKETS - 1` or more
+/// for the last), on top of the linear features. Fitted with them (see `WEIGHTS`).
+pub static PIT_TABLE: [[[i16; BUCKETS]; 6]; 2] = [
+    [
+        [
+            0, -32, 114, 91, 115, 76, 240, 216, 198, 58, 4, 37, -165, 22, 71, 196,
+        ],
+        [
+            0, -38, 69, 32, 18, 133, 63, 22, -6, -71, -75, 27, -42, 3, 58, 105,
+        ],
+        [
+            0, -66, 30, -48, 69, 22, -36, -64, -160, -162, -65, 17, -84, -36, 63, 36,
+        ],
+        [
+            0, -108, -50, -8, -45, -107, -155, -182, -176, -82, -60, 31, -80, 22, -58, -213,
+        ],
+        [
+            0, -136, 70, -55, -122, -184, -179, -181, -53, 0, 64, 151, 31, -8, -33, -230,
+        ],
+        [
+            0, 24, 37, -116, -195, -145, -129, -87, 23, 157, 280, 358, 89, 88, 47, -268,
+        ],
+    ],
+    [
+        [
+            0, -6, -111, -76, -75, -58, -236, -246, -222, -138, -37, -56, 185, -5, -36, -260,
+        ],
+        [
+            0, 27, -68, -31, -28, -169, -87, -43, -32, 46, 33, -25, 36, 3, -51, -158,
+        ],
+        [
+            0, 62, -15, 53, -85, -32, 20, 43, 118, 140, 61, -11, 82, -1, -56, -82,
+        ],
+        [
+            0, 102, 55, -8, 9, 89, 138, 176, 156, 107, 44, -13, 69, -11, -3, 129,
+        ],
+        [
+            0, 128, -99, 29, 76, 161, 155, 143, 50, -4, -75, -145, -56, -56, -25, 141,
+        ],
+        [
+            0, -57, -68, 78, 127, 110, 94, 73, -29, -161, -271, -365, -155, -184, -138, 175,
+        ],
+    ],
+];
+
+/// The flattened pit-table entry (see [`TABLE_ENTRIES`]) of each non-empty pit, for the tuner.
+pub fn table_entries(pos: &Awale) -> Vec<usize> {
+    let me = pos.side_to_move();
+    let mut entries = Vec::with_capacity(PITS);
+    for (k, player) in [me, me.other()].into_iter().enumerate() {
+        for (i, &s) in pos.pits()[row(player)].iter().enumerate() {
+            if s > 0 {
+                let bucket = (s as usize).min(BUCKETS - 1);
+                entries.push((k * 6 + i) * (BUCKETS - 1) + bucket - 1);
+            }
+        }
+    }
+    entries
+}
+
+/// What the pit tables add to the value, for the side to move.
+#[inline]
+fn pit_tables(pos: &Awale) -> i32 {
+    let me = pos.side_to_move();
+    let pits = pos.pits();
+    let mut value = 0;
+    for (k, player) in [me, me.other()].into_iter().enumerate() {
+        for (i, &s) in pits[row(player)].iter().enumerate() {
+            value += PIT_TABLE[k][i][(s as usize).min(BUCKETS - 1)] as i32;
+        }
+    }
+    value
+}
 
 /// A pit holding this many seeds sows a full lap and more: a "kroo", whose second lap can turn
 /// several opponent pits into captures at once.
@@ -140,7 +225,7 @@ impl Evaluate for Awale {
     #[inline]
     fn evaluate(&self) -> i32 {
         let f = features(self);
-        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum()
+        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum::<i32>() + pit_tables(self)
     }
 
     #[inline]
@@ -242,6 +327,43 @@ mod tests {
         assert_eq!(p.order_score(f), 7);
         assert_eq!(p.greedy_value(Move(0)), 0);
         assert_eq!(features(&p)[4], 7);
+    }
+
+    #[test]
+    fn the_value_is_the_weighted_features_plus_the_tuners_table_entries() {
+        // Positions of random games, both sides to move: the engine's evaluation equals what
+        // the tuner fits, the linear features times `WEIGHTS` plus the pit-table entries it
+        // names (so the tables it prints are read the way it fitted them).
+        use rand::{RngExt, SeedableRng};
+        let flat: Vec<i32> = PIT_TABLE
+            .iter()
+            .flat_map(|side| {
+                side.iter()
+                    .flat_map(|pit| pit[1..].iter().map(|&x| x as i32))
+            })
+            .collect();
+        assert_eq!(flat.len(), TABLE_ENTRIES);
+        assert!(flat.iter().any(|&x| x != 0), "the tables are fitted");
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(16);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut p = Awale::start(Variant::Standard);
+            // (Random play can circle: a game is cut after 300 plies.)
+            for _ in 0..300 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                let f = features(&p);
+                let linear: i32 = (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum();
+                let table: i32 = table_entries(&p).iter().map(|&e| flat[e]).sum();
+                assert_eq!(p.evaluate(), linear + table, "{}", p.format_position());
+                checked += 1;
+                let mut moves = <Awale as Game>::Moves::default();
+                p.legal_moves(&mut moves);
+                p.play(moves.as_ref()[rng.random_range(0..moves.len())]);
+            }
+        }
+        assert!(checked > 5000, "{checked}");
     }
 
     #[test]
