@@ -5,8 +5,9 @@
 //! Method.
 //! 1. Data: `games` self-play games of pion's alpha-beta (`Level max`, the weights in the eval
 //!    file) at a fixed node budget per move, each from its own random opening of 4 to 9 (Avalam)
-//!    or 4 to 11 (Awale) uniformly random plies drawn from a xoshiro generator seeded by `seed`
-//!    (so a run is reproducible). Every position after the opening that is not over and that the
+//!    or 4 to 11 (Awale) uniformly random plies, from a xoshiro generator seeded by the game's
+//!    own seed; the games' seeds are drawn from `seed`, so a run is reproducible whatever the
+//!    number of cores the games are shared out on. Every position after the opening that is not over and that the
 //!    evaluation would really be asked about (Avalam positions with an `exact_value` are scored by
 //!    the search without the evaluation, so they are left out) becomes a sample: its feature
 //!    vector `features(pos)` (side to move's view, the same vector `evaluate` multiplies by
@@ -17,6 +18,12 @@
 //!    without databases), else that of the game's first later position they hold, which is
 //!    what the game was worth when it came down to their seed count (the endgame's own mistakes
 //!    then do not blur the middlegame's labels).
+//!    Where the search plays out captures past its horizon (Awale), a sample is taken at the
+//!    quiet position its captures lead to instead (a captures-only negamax with the current
+//!    evaluation, where the side to move may always stand pat), with the label seen from that
+//!    position's side to move: the evaluation is only ever asked about such positions. Awale's
+//!    features also include the pit tables' entries (one 0/1 feature for each pit of each row
+//!    and each seed count).
 //! 2. Least squares (the fit used): `evaluate` is defined as the expected final margin in
 //!    hundredths of a point, so the weights are the ridge least-squares solution of
 //!    `w . f ~= 100 * margin` (normal equations, lambda = 1e-3 per sample pulling each weight
@@ -91,10 +98,12 @@ impl Tunable for Awale {
     fn names() -> Vec<String> {
         use pion::eval::awale::{BUCKETS, FEATURE_NAMES};
         let mut names = FEATURE_NAMES.map(String::from).to_vec();
-        for side in ["own", "their"] {
-            for pit in 0..6 {
-                for b in 1..BUCKETS {
-                    names.push(format!("{side} {} {b}", (b'A' + pit) as char));
+        for phase in ["full", "empty"] {
+            for side in ["own", "their"] {
+                for pit in 0..6 {
+                    for b in 1..BUCKETS {
+                        names.push(format!("{phase} {side} {} {b}", (b'A' + pit) as char));
+                    }
                 }
             }
         }
@@ -103,9 +112,11 @@ impl Tunable for Awale {
     fn current() -> Vec<f64> {
         use pion::eval::awale::{PIT_TABLE, WEIGHTS};
         let mut w = WEIGHTS.map(f64::from).to_vec();
-        for side in PIT_TABLE {
-            for pit in side {
-                w.extend(pit[1..].iter().map(|&x| x as f64));
+        for phase in PIT_TABLE {
+            for side in phase {
+                for pit in side {
+                    w.extend(pit[1..].iter().map(|&x| x as f64));
+                }
             }
         }
         w
@@ -113,11 +124,14 @@ impl Tunable for Awale {
     const OPENING: (usize, usize) = (4, 11);
     const QUIET: bool = true;
     fn feature_vector(&self) -> Vec<f64> {
-        use pion::eval::awale::{FEATURES, TABLE_ENTRIES, features, table_entries};
+        use pion::eval::awale::{FEATURES, TABLE_ENTRIES, features, on_board, table_entries};
         let mut f: Vec<f64> = features(self).iter().map(|&x| x as f64).collect();
-        f.resize(FEATURES + TABLE_ENTRIES, 0.0);
+        f.resize(FEATURES + 2 * TABLE_ENTRIES, 0.0);
+        // The tables of the two phases, mixed by the seeds on the board.
+        let full = on_board(self) as f64 / 48.0;
         for entry in table_entries(self) {
-            f[FEATURES + entry] = 1.0;
+            f[FEATURES + entry] = full;
+            f[FEATURES + TABLE_ENTRIES + entry] = 1.0 - full;
         }
         f
     }
@@ -132,18 +146,22 @@ impl Tunable for Awale {
             .collect();
         println!("WEIGHTS = [{}]", ints.join(", "));
         println!("PIT_TABLE = [");
-        for side in 0..2 {
+        for phase in 0..2 {
             println!("    [");
-            for pit in 0..6 {
-                let at = FEATURES + (side * 6 + pit) * (BUCKETS - 1);
-                let row: Vec<String> = std::iter::once("0".to_string())
-                    .chain(
-                        w[at..at + BUCKETS - 1]
-                            .iter()
-                            .map(|x| format!("{}", x.round() as i64)),
-                    )
-                    .collect();
-                println!("        [{}],", row.join(", "));
+            for side in 0..2 {
+                println!("        [");
+                for pit in 0..6 {
+                    let at = FEATURES + ((phase * 2 + side) * 6 + pit) * (BUCKETS - 1);
+                    let row: Vec<String> = std::iter::once("0".to_string())
+                        .chain(
+                            w[at..at + BUCKETS - 1]
+                                .iter()
+                                .map(|x| format!("{}", x.round() as i64)),
+                        )
+                        .collect();
+                    println!("            [{}],", row.join(", "));
+                }
+                println!("        ],");
             }
             println!("    ],");
         }
@@ -196,7 +214,51 @@ struct Sample {
     held_out: bool,
 }
 
+/// Plays `games` self-play games on every core (each game from its own seed drawn from `seed`,
+/// so the samples do not depend on the number of threads) and returns their samples in game
+/// order.
 fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let seeds: Vec<u64> = (0..games).map(|_| rng.random()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut played: Vec<(usize, Vec<Sample>, usize)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if g >= games {
+                            return mine;
+                        }
+                        let (samples, plies) = play_game::<G>(g, seeds[g], nodes);
+                        if (g + 1).is_multiple_of(500) {
+                            eprintln!("{} games", g + 1);
+                        }
+                        mine.push((g, samples, plies));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a self-play thread"))
+            .collect()
+    });
+    played.sort_by_key(|&(g, _, _)| g);
+    let plies_total: usize = played.iter().map(|p| p.2).sum();
+    let samples: Vec<Sample> = played.into_iter().flat_map(|p| p.1).collect();
+    eprintln!(
+        "{games} games, {:.1} plies per game, {} samples",
+        plies_total as f64 / games as f64,
+        samples.len()
+    );
+    samples
+}
+
+/// One self-play game (number `g`, drawn from `seed`): its samples and its length in plies.
+fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64) -> (Vec<Sample>, usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let limits = Limits {
         nodes: Some(nodes),
@@ -204,81 +266,69 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
     };
     let stop = AtomicBool::new(false);
     let mut samples = Vec::new();
-    let mut plies_total = 0;
-    for g in 0..games {
-        let settings = Settings {
-            seed: rng.random(),
-            hash_mib: 4,
-            ..Settings::default()
-        };
-        let mut players = [Searcher::<G>::new(settings), Searcher::<G>::new(settings)];
-        let mut game = History::new(G::start(G::Variant::default()));
-        let opening = rng.random_range(G::OPENING.0..=G::OPENING.1);
-        let mut positions = Vec::new();
-        while game.outcome().is_none() {
-            let ply = game.moves().len();
-            let mv = if ply < opening {
-                let mut moves = G::Moves::default();
-                game.legal_moves(&mut moves);
-                let list = moves.as_ref();
-                list[rng.random_range(0..list.len())]
-            } else {
-                let pos = *game.position();
-                if pos.exact_value().is_none() || pos.database_margin().is_some() {
-                    positions.push(pos);
-                }
-                let side = pos.side_to_move().index();
-                players[side]
-                    .search(&game, &limits, &stop, &mut |_| {})
-                    .expect("a move while the game is on")
-            };
-            game.play(mv);
-        }
-        plies_total += game.moves().len();
-        let outcome = game.outcome().expect("over");
-        // Walking back from the end, the label is the nearest database value at or after each
-        // position (from its side to move's view), or the final margin before any.
-        let mut later: Option<(G, i32)> = None;
-        let mut labels = Vec::with_capacity(positions.len());
-        for pos in positions.iter().rev() {
-            if let Some(m) = pos.database_margin() {
-                later = Some((*pos, m));
-                labels.push(m as f64);
-            } else if let Some((at, m)) = later {
-                let same = at.side_to_move() == pos.side_to_move();
-                labels.push(if same { m } else { -m } as f64);
-            } else {
-                labels.push(outcome.margin_for(pos.side_to_move()) as f64);
+    let settings = Settings {
+        seed: rng.random(),
+        hash_mib: 4,
+        ..Settings::default()
+    };
+    let mut players = [Searcher::<G>::new(settings), Searcher::<G>::new(settings)];
+    let mut game = History::new(G::start(G::Variant::default()));
+    let opening = rng.random_range(G::OPENING.0..=G::OPENING.1);
+    let mut positions = Vec::new();
+    while game.outcome().is_none() {
+        let ply = game.moves().len();
+        let mv = if ply < opening {
+            let mut moves = G::Moves::default();
+            game.legal_moves(&mut moves);
+            let list = moves.as_ref();
+            list[rng.random_range(0..list.len())]
+        } else {
+            let pos = *game.position();
+            if pos.exact_value().is_none() || pos.database_margin().is_some() {
+                positions.push(pos);
             }
-        }
-        labels.reverse();
-        for (pos, margin) in positions.into_iter().zip(labels) {
-            let (leaf, margin) = if G::QUIET {
-                match quiet_leaf(&pos, -i32::MAX, i32::MAX, 12).1 {
-                    Some(leaf) if leaf.side_to_move() == pos.side_to_move() => (leaf, margin),
-                    Some(leaf) => (leaf, -margin),
-                    None => continue,
-                }
-            } else {
-                (pos, margin)
-            };
-            samples.push(Sample {
-                features: leaf.feature_vector(),
-                margin,
-                result: 0.5 + 0.5 * margin.signum(),
-                held_out: g % 5 == 4,
-            });
-        }
-        if (g + 1) % 200 == 0 {
-            eprintln!("{} games, {} samples", g + 1, samples.len());
+            let side = pos.side_to_move().index();
+            players[side]
+                .search(&game, &limits, &stop, &mut |_| {})
+                .expect("a move while the game is on")
+        };
+        game.play(mv);
+    }
+    let outcome = game.outcome().expect("over");
+    // Walking back from the end, the label is the nearest database value at or after each
+    // position (from its side to move's view), or the final margin before any.
+    let mut later: Option<(G, i32)> = None;
+    let mut labels = Vec::with_capacity(positions.len());
+    for pos in positions.iter().rev() {
+        if let Some(m) = pos.database_margin() {
+            later = Some((*pos, m));
+            labels.push(m as f64);
+        } else if let Some((at, m)) = later {
+            let same = at.side_to_move() == pos.side_to_move();
+            labels.push(if same { m } else { -m } as f64);
+        } else {
+            labels.push(outcome.margin_for(pos.side_to_move()) as f64);
         }
     }
-    eprintln!(
-        "{games} games, {:.1} plies per game, {} samples",
-        plies_total as f64 / games as f64,
-        samples.len()
-    );
-    samples
+    labels.reverse();
+    for (pos, margin) in positions.into_iter().zip(labels) {
+        let (leaf, margin) = if G::QUIET {
+            match quiet_leaf(&pos, -i32::MAX, i32::MAX, 12).1 {
+                Some(leaf) if leaf.side_to_move() == pos.side_to_move() => (leaf, margin),
+                Some(leaf) => (leaf, -margin),
+                None => continue,
+            }
+        } else {
+            (pos, margin)
+        };
+        samples.push(Sample {
+            features: leaf.feature_vector(),
+            margin,
+            result: 0.5 + 0.5 * margin.signum(),
+            held_out: g % 5 == 4,
+        });
+    }
+    (samples, game.moves().len())
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting.

@@ -4,7 +4,7 @@
 
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Exact, MoveCodes, Profile};
-use pion_rules::awale::{Awale, Move, PITS, landing, row};
+use pion_rules::awale::{Awale, Move, PITS, SEEDS, landing, row};
 use pion_rules::game::{Game, Player};
 
 /// The number of evaluation features.
@@ -24,67 +24,115 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 ];
 
 /// Weights in centi-points per unit of each feature, fitted together with [`PIT_TABLE`] by least
-/// squares on the final margin (`cargo run --release --example tune -- awale 6000 4000 31
-/// /work/egtb`: 584 016 positions of 6000 self-play games, each labelled by the 22-seed
-/// databases' exact margin where the game reached them, each replaced by the quiet position its
-/// captures lead to, as the quiescence search would evaluate it).
-pub const WEIGHTS: [i32; FEATURES] = [106, -1, -96, 131, 112, 225, 216, -87, -103];
+/// squares on the final margin (`cargo run --release --example tune -- awale 8000 4000 32
+/// /work/egtb`: 800 537 positions of 8000 self-play games of the build with the first,
+/// untapered tables, each labelled by the 22-seed databases' exact margin where the game reached
+/// them, each replaced by the quiet position its captures lead to, as the quiescence search
+/// would evaluate it).
+pub const WEIGHTS: [i32; FEATURES] = [106, -8, -132, 194, 81, 309, 207, -71, -62];
 
 /// Pit tables tell seed counts apart up to `BUCKETS - 1`; larger counts share the last bucket.
 pub const BUCKETS: usize = 16;
 
-/// Entries of the pit tables, flattened for the tuner: for the mover's row then the opponent's,
-/// for each pit from the row's first, one entry per bucket from one seed up (an empty pit is
-/// the reference, worth nothing).
+/// Entries of one phase's pit tables, flattened for the tuner: for the mover's row then the
+/// opponent's, for each pit from the row's first, one entry per bucket from one seed up (an
+/// empty pit is the reference, worth nothing).
 pub const TABLE_ENTRIES: usize = 2 * 6 * (BUCKETS - 1);
 
-/// The pit tables in centi-points: `PIT_TABLE[k][i][b]` is what the `i`-th pit of the mover's
-/// row (`k = 0`) or the opponent's (`k = 1`) is worth holding `b` seeds (`BUCKETS - 1` or more
-/// for the last), on top of the linear features. Fitted with them (see `WEIGHTS`).
-pub static PIT_TABLE: [[[i16; BUCKETS]; 6]; 2] = [
+/// The pit tables in centi-points: `PIT_TABLE[phase][k][i][b]` is what the `i`-th pit of the
+/// mover's row (`k = 0`) or the opponent's (`k = 1`) is worth holding `b` seeds (`BUCKETS - 1`
+/// or more for the last), on top of the linear features, with all 48 seeds on the board
+/// (`phase = 0`) and with none (`phase = 1`); in between the two are mixed in proportion to the
+/// seeds on the board (a tapered evaluation). Fitted with the weights (see `WEIGHTS`).
+pub static PIT_TABLE: [[[[i16; BUCKETS]; 6]; 2]; 2] = [
     [
         [
-            0, -32, 114, 91, 115, 76, 240, 216, 198, 58, 4, 37, -165, 22, 71, 196,
+            [
+                0, 76, 249, 207, 241, 220, 301, 304, 236, 153, 120, 142, -69, -46, 99, 205,
+            ],
+            [
+                0, 17, 173, 85, 85, 179, 91, 58, -7, -22, -47, 101, -114, -77, 16, 50,
+            ],
+            [
+                0, 3, 91, -19, 101, -14, -35, -70, -125, -168, -36, 41, -126, -77, 37, 11,
+            ],
+            [
+                0, -63, 4, 9, -53, -115, -157, -204, -206, -114, -17, 66, -155, 0, -57, -148,
+            ],
+            [
+                0, -97, 75, -85, -131, -145, -163, -128, -77, -12, 55, 142, -15, -91, -42, -214,
+            ],
+            [
+                0, 14, 59, -113, -50, -46, -102, -53, 38, 106, 203, 273, -37, 6, -63, -382,
+            ],
         ],
         [
-            0, -38, 69, 32, 18, 133, 63, 22, -6, -71, -75, 27, -42, 3, 58, 105,
-        ],
-        [
-            0, -66, 30, -48, 69, 22, -36, -64, -160, -162, -65, 17, -84, -36, 63, 36,
-        ],
-        [
-            0, -108, -50, -8, -45, -107, -155, -182, -176, -82, -60, 31, -80, 22, -58, -213,
-        ],
-        [
-            0, -136, 70, -55, -122, -184, -179, -181, -53, 0, 64, 151, 31, -8, -33, -230,
-        ],
-        [
-            0, 24, 37, -116, -195, -145, -129, -87, 23, 157, 280, 358, 89, 88, 47, -268,
+            [
+                0, -54, -241, -167, -208, -165, -302, -318, -268, -199, -181, -177, 81, 14, -115,
+                -260,
+            ],
+            [
+                0, -16, -154, -121, -78, -236, -160, -78, -50, -44, -25, -125, 73, 46, -38, -161,
+            ],
+            [
+                0, -8, -74, 10, -125, -55, 11, 20, 88, 91, 22, -71, 138, 24, -29, -91,
+            ],
+            [
+                0, 48, 13, -34, 17, 83, 120, 152, 141, 107, -10, -86, 136, -8, -30, 1,
+            ],
+            [
+                0, 96, -117, 52, 86, 107, 125, 83, 57, -1, -113, -184, -8, -18, -45, 125,
+            ],
+            [
+                0, -67, -96, 89, 54, 17, 62, 10, -68, -133, -242, -298, -65, -102, -33, 294,
+            ],
         ],
     ],
     [
         [
-            0, -6, -111, -76, -75, -58, -236, -246, -222, -138, -37, -56, 185, -5, -36, -260,
+            [
+                0, -132, 0, -27, 21, 46, 258, 226, 198, 84, 18, 11, -189, -30, 38, 136,
+            ],
+            [
+                0, -91, -17, -110, -85, 83, 68, 40, 12, -75, -104, -54, -149, -107, -14, 33,
+            ],
+            [
+                0, -118, -12, -119, 48, 96, -14, -65, -150, -199, -120, -34, -145, -98, 25, 53,
+            ],
+            [
+                0, -161, -101, -38, -15, -83, -172, -210, -246, -128, -105, -26, -142, 4, -89, -162,
+            ],
+            [
+                0, -179, 47, -71, -129, -246, -273, -287, -160, -63, 56, 218, 83, 66, 110, 2,
+            ],
+            [
+                0, 9, 5, -156, -350, -351, -258, -172, -23, 164, 360, 560, 236, 266, 318, 40,
+            ],
         ],
         [
-            0, 27, -68, -31, -28, -169, -87, -43, -32, 46, 33, -25, 36, 3, -51, -158,
-        ],
-        [
-            0, 62, -15, 53, -85, -32, 20, 43, 118, 140, 61, -11, 82, -1, -56, -82,
-        ],
-        [
-            0, 102, 55, -8, 9, 89, 138, 176, 156, 107, 44, -13, 69, -11, -3, 129,
-        ],
-        [
-            0, 128, -99, 29, 76, 161, 155, 143, 50, -4, -75, -145, -56, -56, -25, 141,
-        ],
-        [
-            0, -57, -68, 78, 127, 110, 94, 73, -29, -161, -271, -365, -155, -184, -138, 175,
+            [
+                0, 73, -4, 40, 18, -5, -253, -245, -214, -127, -57, -30, 210, 50, -16, -206,
+            ],
+            [
+                0, 76, -1, 105, 76, -106, -83, -76, -39, 68, 79, 63, 152, 103, 3, -98,
+            ],
+            [
+                0, 124, 22, 143, -50, -79, -14, 42, 137, 194, 120, 36, 153, 63, -23, -89,
+            ],
+            [
+                0, 158, 95, 41, -15, 48, 119, 204, 202, 160, 111, 24, 140, 12, 30, 44,
+            ],
+            [
+                0, 177, -46, 35, 87, 199, 235, 249, 164, 72, -46, -184, -80, -99, -156, -178,
+            ],
+            [
+                0, -14, -31, 114, 246, 298, 250, 202, 29, -126, -302, -533, -251, -299, -361, -262,
+            ],
         ],
     ],
 ];
 
-/// The flattened pit-table entry (see [`TABLE_ENTRIES`]) of each non-empty pit, for the tuner.
+/// The flattened entry (see [`TABLE_ENTRIES`]) of each non-empty pit, for the tuner.
 pub fn table_entries(pos: &Awale) -> Vec<usize> {
     let me = pos.side_to_move();
     let mut entries = Vec::with_capacity(PITS);
@@ -99,18 +147,27 @@ pub fn table_entries(pos: &Awale) -> Vec<usize> {
     entries
 }
 
+/// Seeds on the board: 48 at the start, the weight of the tables' first phase.
+pub fn on_board(pos: &Awale) -> i32 {
+    let cap = pos.captured();
+    SEEDS as i32 - cap[0] as i32 - cap[1] as i32
+}
+
 /// What the pit tables add to the value, for the side to move.
 #[inline]
 fn pit_tables(pos: &Awale) -> i32 {
     let me = pos.side_to_move();
     let pits = pos.pits();
-    let mut value = 0;
+    let (mut full, mut empty) = (0, 0);
     for (k, player) in [me, me.other()].into_iter().enumerate() {
         for (i, &s) in pits[row(player)].iter().enumerate() {
-            value += PIT_TABLE[k][i][(s as usize).min(BUCKETS - 1)] as i32;
+            let b = (s as usize).min(BUCKETS - 1);
+            full += PIT_TABLE[0][k][i][b] as i32;
+            empty += PIT_TABLE[1][k][i][b] as i32;
         }
     }
-    value
+    let on = on_board(pos);
+    (full * on + empty * (SEEDS as i32 - on)) / SEEDS as i32
 }
 
 /// A pit holding this many seeds sows a full lap and more: a "kroo", whose second lap can turn
@@ -335,15 +392,18 @@ mod tests {
         // the tuner fits, the linear features times `WEIGHTS` plus the pit-table entries it
         // names (so the tables it prints are read the way it fitted them).
         use rand::{RngExt, SeedableRng};
-        let flat: Vec<i32> = PIT_TABLE
-            .iter()
-            .flat_map(|side| {
-                side.iter()
-                    .flat_map(|pit| pit[1..].iter().map(|&x| x as i32))
-            })
-            .collect();
-        assert_eq!(flat.len(), TABLE_ENTRIES);
-        assert!(flat.iter().any(|&x| x != 0), "the tables are fitted");
+        let flat = |phase: usize| -> Vec<i32> {
+            PIT_TABLE[phase]
+                .iter()
+                .flat_map(|side| {
+                    side.iter()
+                        .flat_map(|pit| pit[1..].iter().map(|&x| x as i32))
+                })
+                .collect()
+        };
+        let (full, empty) = (flat(0), flat(1));
+        assert_eq!(full.len(), TABLE_ENTRIES);
+        assert!(full.iter().any(|&x| x != 0), "the tables are fitted");
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(16);
         let mut checked = 0;
         for _ in 0..200 {
@@ -355,7 +415,12 @@ mod tests {
                 }
                 let f = features(&p);
                 let linear: i32 = (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum();
-                let table: i32 = table_entries(&p).iter().map(|&e| flat[e]).sum();
+                let on = on_board(&p);
+                let table: i32 = table_entries(&p)
+                    .iter()
+                    .map(|&e| full[e] * on + empty[e] * (48 - on))
+                    .sum::<i32>()
+                    / 48;
                 assert_eq!(p.evaluate(), linear + table, "{}", p.format_position());
                 checked += 1;
                 let mut moves = <Awale as Game>::Moves::default();
