@@ -7,8 +7,8 @@
 //!    file) at a fixed node budget per move, each from its own random opening of 4 to 9 (Avalam)
 //!    or 4 to 11 (Awale) uniformly random plies, from a xoshiro generator seeded by the game's
 //!    own seed; the games' seeds are drawn from `seed`, so a run is reproducible whatever the
-//!    number of cores the games are shared out on. Every position after the opening that is not over and that the
-//!    evaluation would really be asked about (Avalam positions with an `exact_value` are scored by
+//!    number of cores the games are shared out on. Every position after the opening that is
+//!    not over and that the evaluation would really be asked about (Avalam positions with an `exact_value` are scored by
 //!    the search without the evaluation, so they are left out) becomes a sample: its feature
 //!    vector `features(pos)` (side to move's view, the same vector `evaluate` multiplies by
 //!    `WEIGHTS`) and the game's final point margin for the side to move.
@@ -73,9 +73,14 @@ trait Tunable: SearchGame + Evaluate {
     const QUIET: bool = false;
     /// The fitted weights as the eval file spells them.
     fn print_weights(w: &[f64]) {
-        let ints: Vec<String> = w.iter().map(|x| format!("{}", x.round() as i64)).collect();
-        println!("WEIGHTS = [{}]", ints.join(", "));
+        println!("WEIGHTS = [{}]", rounded(w));
     }
+}
+
+/// Weights rounded to integers, comma-separated, as the eval files spell them.
+fn rounded(w: &[f64]) -> String {
+    let ints: Vec<String> = w.iter().map(|x| (x.round() as i64).to_string()).collect();
+    ints.join(", ")
 }
 
 impl Tunable for Avalam {
@@ -128,7 +133,7 @@ impl Tunable for Awale {
         let mut f: Vec<f64> = features(self).iter().map(|&x| x as f64).collect();
         f.resize(FEATURES + 2 * TABLE_ENTRIES, 0.0);
         // The tables of the two phases, mixed by the seeds on the board.
-        let full = on_board(self) as f64 / 48.0;
+        let full = on_board(self) as f64 / pion_rules::awale::SEEDS as f64;
         for entry in table_entries(self) {
             f[FEATURES + entry] = full;
             f[FEATURES + TABLE_ENTRIES + entry] = 1.0 - full;
@@ -140,26 +145,16 @@ impl Tunable for Awale {
     }
     fn print_weights(w: &[f64]) {
         use pion::eval::awale::{BUCKETS, FEATURES};
-        let ints: Vec<String> = w[..FEATURES]
-            .iter()
-            .map(|x| format!("{}", x.round() as i64))
-            .collect();
-        println!("WEIGHTS = [{}]", ints.join(", "));
+        println!("WEIGHTS = [{}]", rounded(&w[..FEATURES]));
         println!("PIT_TABLE = [");
         for phase in 0..2 {
             println!("    [");
             for side in 0..2 {
                 println!("        [");
                 for pit in 0..6 {
+                    // The empty pit's entry, the reference, is 0.
                     let at = FEATURES + ((phase * 2 + side) * 6 + pit) * (BUCKETS - 1);
-                    let row: Vec<String> = std::iter::once("0".to_string())
-                        .chain(
-                            w[at..at + BUCKETS - 1]
-                                .iter()
-                                .map(|x| format!("{}", x.round() as i64)),
-                        )
-                        .collect();
-                    println!("            [{}],", row.join(", "));
+                    println!("            [0, {}],", rounded(&w[at..at + BUCKETS - 1]));
                 }
                 println!("        ],");
             }

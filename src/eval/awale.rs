@@ -132,19 +132,28 @@ pub static PIT_TABLE: [[[[i16; BUCKETS]; 6]; 2]; 2] = [
     ],
 ];
 
+/// Each pit as the tables see it: the row (0 for the mover's, 1 for the opponent's), the pit's
+/// place from the row's first, and its bucket.
+#[inline]
+fn cells(pos: &Awale) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+    let me = pos.side_to_move();
+    [me, me.other()]
+        .into_iter()
+        .enumerate()
+        .flat_map(move |(k, player)| {
+            pos.pits()[row(player)]
+                .iter()
+                .enumerate()
+                .map(move |(i, &s)| (k, i, (s as usize).min(BUCKETS - 1)))
+        })
+}
+
 /// The flattened entry (see [`TABLE_ENTRIES`]) of each non-empty pit, for the tuner.
 pub fn table_entries(pos: &Awale) -> Vec<usize> {
-    let me = pos.side_to_move();
-    let mut entries = Vec::with_capacity(PITS);
-    for (k, player) in [me, me.other()].into_iter().enumerate() {
-        for (i, &s) in pos.pits()[row(player)].iter().enumerate() {
-            if s > 0 {
-                let bucket = (s as usize).min(BUCKETS - 1);
-                entries.push((k * 6 + i) * (BUCKETS - 1) + bucket - 1);
-            }
-        }
-    }
-    entries
+    cells(pos)
+        .filter(|&(_, _, b)| b > 0)
+        .map(|(k, i, b)| (k * 6 + i) * (BUCKETS - 1) + b - 1)
+        .collect()
 }
 
 /// Seeds on the board: 48 at the start, the weight of the tables' first phase.
@@ -156,15 +165,10 @@ pub fn on_board(pos: &Awale) -> i32 {
 /// What the pit tables add to the value, for the side to move.
 #[inline]
 fn pit_tables(pos: &Awale) -> i32 {
-    let me = pos.side_to_move();
-    let pits = pos.pits();
     let (mut full, mut empty) = (0, 0);
-    for (k, player) in [me, me.other()].into_iter().enumerate() {
-        for (i, &s) in pits[row(player)].iter().enumerate() {
-            let b = (s as usize).min(BUCKETS - 1);
-            full += PIT_TABLE[0][k][i][b] as i32;
-            empty += PIT_TABLE[1][k][i][b] as i32;
-        }
+    for (k, i, b) in cells(pos) {
+        full += PIT_TABLE[0][k][i][b] as i32;
+        empty += PIT_TABLE[1][k][i][b] as i32;
     }
     let on = on_board(pos);
     (full * on + empty * (SEEDS as i32 - on)) / SEEDS as i32
@@ -418,9 +422,9 @@ mod tests {
                 let on = on_board(&p);
                 let table: i32 = table_entries(&p)
                     .iter()
-                    .map(|&e| full[e] * on + empty[e] * (48 - on))
+                    .map(|&e| full[e] * on + empty[e] * (SEEDS as i32 - on))
                     .sum::<i32>()
-                    / 48;
+                    / SEEDS as i32;
                 assert_eq!(p.evaluate(), linear + table, "{}", p.format_position());
                 checked += 1;
                 let mut moves = <Awale as Game>::Moves::default();
