@@ -101,7 +101,7 @@ impl Tunable for Avalam {
 
 impl Tunable for Awale {
     fn names() -> Vec<String> {
-        use pion::eval::awale::{BUCKETS, FEATURE_NAMES};
+        use pion::eval::awale::{BUCKETS, FEATURE_NAMES, PAIR_BUCKETS};
         let mut names = FEATURE_NAMES.map(String::from).to_vec();
         for phase in ["full", "empty"] {
             for side in ["own", "their"] {
@@ -112,10 +112,21 @@ impl Tunable for Awale {
                 }
             }
         }
+        for phase in ["full", "empty"] {
+            for side in ["own", "their"] {
+                for pit in 0..5 {
+                    for c in 0..PAIR_BUCKETS * PAIR_BUCKETS {
+                        let (a, b) = (c / PAIR_BUCKETS, c % PAIR_BUCKETS);
+                        let (p, q) = ((b'A' + pit) as char, (b'B' + pit) as char);
+                        names.push(format!("{phase} {side} {p}{q} {a}x{b}"));
+                    }
+                }
+            }
+        }
         names
     }
     fn current() -> Vec<f64> {
-        use pion::eval::awale::{PIT_TABLE, WEIGHTS};
+        use pion::eval::awale::{PAIR_TABLE, PIT_TABLE, WEIGHTS};
         let mut w = WEIGHTS.map(f64::from).to_vec();
         for phase in PIT_TABLE {
             for side in phase {
@@ -124,19 +135,33 @@ impl Tunable for Awale {
                 }
             }
         }
+        for phase in PAIR_TABLE {
+            for side in phase {
+                for pair in side {
+                    w.extend(pair.iter().map(|&x| x as f64));
+                }
+            }
+        }
         w
     }
     const OPENING: (usize, usize) = (4, 11);
     const QUIET: bool = true;
     fn feature_vector(&self) -> Vec<f64> {
-        use pion::eval::awale::{FEATURES, TABLE_ENTRIES, features, on_board, table_entries};
+        use pion::eval::awale::{
+            FEATURES, PAIR_ENTRIES, TABLE_ENTRIES, features, on_board, pair_entries, table_entries,
+        };
         let mut f: Vec<f64> = features(self).iter().map(|&x| x as f64).collect();
-        f.resize(FEATURES + 2 * TABLE_ENTRIES, 0.0);
+        f.resize(FEATURES + 2 * TABLE_ENTRIES + 2 * PAIR_ENTRIES, 0.0);
         // The tables of the two phases, mixed by the seeds on the board.
         let full = on_board(self) as f64 / pion_rules::awale::SEEDS as f64;
         for entry in table_entries(self) {
             f[FEATURES + entry] = full;
             f[FEATURES + TABLE_ENTRIES + entry] = 1.0 - full;
+        }
+        let pairs = FEATURES + 2 * TABLE_ENTRIES;
+        for entry in pair_entries(self) {
+            f[pairs + entry] = full;
+            f[pairs + PAIR_ENTRIES + entry] = 1.0 - full;
         }
         f
     }
@@ -144,7 +169,7 @@ impl Tunable for Awale {
         pion::egtb::probe(self).map(|p| p.margin)
     }
     fn print_weights(w: &[f64]) {
-        use pion::eval::awale::{BUCKETS, FEATURES};
+        use pion::eval::awale::{BUCKETS, FEATURES, PAIR_BUCKETS, TABLE_ENTRIES};
         println!("WEIGHTS = [{}]", rounded(&w[..FEATURES]));
         println!("PIT_TABLE = [");
         for phase in 0..2 {
@@ -155,6 +180,21 @@ impl Tunable for Awale {
                     // The empty pit's entry, the reference, is 0.
                     let at = FEATURES + ((phase * 2 + side) * 6 + pit) * (BUCKETS - 1);
                     println!("            [0, {}],", rounded(&w[at..at + BUCKETS - 1]));
+                }
+                println!("        ],");
+            }
+            println!("    ],");
+        }
+        println!("];");
+        println!("PAIR_TABLE = [");
+        for phase in 0..2 {
+            println!("    [");
+            for side in 0..2 {
+                println!("        [");
+                for pair in 0..5 {
+                    let n = PAIR_BUCKETS * PAIR_BUCKETS;
+                    let at = FEATURES + 2 * TABLE_ENTRIES + ((phase * 2 + side) * 5 + pair) * n;
+                    println!("            [{}],", rounded(&w[at..at + n]));
                 }
                 println!("        ],");
             }
