@@ -23,12 +23,12 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "hittable_weak",
 ];
 
-/// Weights in centi-points per unit of each feature, fitted together with [`PIT_TABLE`] by least
-/// squares on the final margin (`cargo run --release --example tune -- awale 8000 4000 32
-/// /work/egtb`: 800 537 positions of 8000 self-play games of the build with the first,
-/// untapered tables, each labelled by the 22-seed databases' exact margin where the game reached
-/// them, each replaced by the quiet position its captures lead to, as the quiescence search
-/// would evaluate it).
+/// Weights in centi-points per unit of each feature, fitted together with [`PIT_TABLE`] and
+/// [`PAIR_TABLE`] by least squares on the final margin (`cargo run --release --example tune --
+/// awale 8000 4000 33 /work/egtb`: 800 141 positions of 8000 self-play games of the build with
+/// the tapered pit tables and no pair tables, each labelled by the 22-seed databases' exact
+/// margin where the game reached them, each replaced by the quiet position its captures lead
+/// to, as the quiescence search would evaluate it).
 pub const WEIGHTS: [i32; FEATURES] = [107, -23, -174, 275, 68, 422, 164, -64, -49];
 
 /// Pit tables tell seed counts apart up to `BUCKETS - 1`; larger counts share the last bucket.
