@@ -240,7 +240,8 @@ fn quiet_leaf<G: Evaluate>(pos: &G, mut alpha: i32, beta: i32, depth: u32) -> (i
 
 /// One labelled position.
 struct Sample {
-    features: Vec<f64>,
+    /// The non-zero features, by index (most of the tables' indicators are zero).
+    features: Vec<(usize, f64)>,
     /// Final margin in points for the side to move.
     margin: f64,
     /// 1, 0.5 or 0 for the side to move.
@@ -357,7 +358,7 @@ fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64) -> (Vec<Sample>, usize
             (pos, margin)
         };
         samples.push(Sample {
-            features: leaf.feature_vector(),
+            features: nonzero(&leaf.feature_vector()),
             margin,
             result: 0.5 + 0.5 * margin.signum(),
             held_out: g % 5 == 4,
@@ -391,7 +392,7 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
     x
 }
 
-/// The non-zero features of a sample (the pit tables' indicators are mostly zero).
+/// The non-zero entries of a feature vector, by index.
 fn nonzero(f: &[f64]) -> Vec<(usize, f64)> {
     f.iter()
         .enumerate()
@@ -400,8 +401,8 @@ fn nonzero(f: &[f64]) -> Vec<(usize, f64)> {
         .collect()
 }
 
-fn dot(w: &[f64], f: &[f64]) -> f64 {
-    w.iter().zip(f).map(|(a, b)| a * b).sum()
+fn dot(w: &[f64], f: &[(usize, f64)]) -> f64 {
+    f.iter().map(|&(i, x)| w[i] * x).sum()
 }
 
 /// Ridge least squares of `100 * margin` on the features, pulled towards `prior` (the current
@@ -410,10 +411,10 @@ fn least_squares(train: &[&Sample], n: usize, prior: &[f64]) -> Vec<f64> {
     let mut a = vec![vec![0.0; n]; n];
     let mut b = vec![0.0; n];
     for s in train {
-        let nz = nonzero(&s.features);
-        for &(i, x) in &nz {
+        let nz = &s.features;
+        for &(i, x) in nz {
             b[i] += x * 100.0 * s.margin;
-            for &(j, y) in &nz {
+            for &(j, y) in nz {
                 a[i][j] += x * y;
             }
         }
@@ -438,10 +439,10 @@ fn logistic(train: &[&Sample], n: usize) -> Vec<f64> {
         let mut g = vec![0.0; n];
         for s in train {
             let p = sigmoid(dot(&w, &s.features));
-            let nz = nonzero(&s.features);
-            for &(i, x) in &nz {
+            let nz = &s.features;
+            for &(i, x) in nz {
                 g[i] += (s.result - p) * x;
-                for &(j, y) in &nz {
+                for &(j, y) in nz {
                     h[i][j] += p * (1.0 - p) * x * y;
                 }
             }
