@@ -171,37 +171,30 @@ impl Tunable for Awale {
     fn print_weights(w: &[f64]) {
         use pion::eval::awale::{BUCKETS, FEATURES, PAIR_BUCKETS, TABLE_ENTRIES};
         println!("WEIGHTS = [{}]", rounded(&w[..FEATURES]));
-        println!("PIT_TABLE = [");
-        for phase in 0..2 {
-            println!("    [");
-            for side in 0..2 {
-                println!("        [");
-                for pit in 0..6 {
-                    // The empty pit's entry, the reference, is 0.
-                    let at = FEATURES + ((phase * 2 + side) * 6 + pit) * (BUCKETS - 1);
-                    println!("            [0, {}],", rounded(&w[at..at + BUCKETS - 1]));
-                }
-                println!("        ],");
-            }
-            println!("    ],");
-        }
-        println!("];");
-        println!("PAIR_TABLE = [");
-        for phase in 0..2 {
-            println!("    [");
-            for side in 0..2 {
-                println!("        [");
-                for pair in 0..5 {
-                    let n = PAIR_BUCKETS * PAIR_BUCKETS;
-                    let at = FEATURES + 2 * TABLE_ENTRIES + ((phase * 2 + side) * 5 + pair) * n;
-                    println!("            [{}],", rounded(&w[at..at + n]));
-                }
-                println!("        ],");
-            }
-            println!("    ],");
-        }
-        println!("];");
+        // The empty pit's entry, the reference, is 0.
+        print_table("PIT_TABLE", &w[FEATURES..], 6, BUCKETS - 1, "0, ");
+        let pairs = &w[FEATURES + 2 * TABLE_ENTRIES..];
+        print_table("PAIR_TABLE", pairs, 5, PAIR_BUCKETS * PAIR_BUCKETS, "");
     }
+}
+
+/// Prints tables of weights `w` (phase, then row, then `cells` cells of `len` entries each) as
+/// the eval file spells them, each cell's list starting with `lead`.
+fn print_table(name: &str, w: &[f64], cells: usize, len: usize, lead: &str) {
+    println!("{name} = [");
+    for phase in 0..2 {
+        println!("    [");
+        for side in 0..2 {
+            println!("        [");
+            for cell in 0..cells {
+                let at = ((phase * 2 + side) * cells + cell) * len;
+                println!("            [{lead}{}],", rounded(&w[at..at + len]));
+            }
+            println!("        ],");
+        }
+        println!("    ],");
+    }
+    println!("];");
 }
 
 /// Where the captures from `pos` settle: a captures-only negamax in which the side to move may
