@@ -22,8 +22,10 @@
 //!    quiet position its captures lead to instead (a captures-only negamax with the current
 //!    evaluation, where the side to move may always stand pat), with the label seen from that
 //!    position's side to move: the evaluation is only ever asked about such positions. Awale's
-//!    features also include the pit tables' entries (one 0/1 feature for each pit of each row
-//!    and each seed count).
+//!    features also include the pit and pair tables' entries: one feature for each pit of each
+//!    row and each seed count, and one for each two neighbouring pits and each pair of coarse
+//!    counts, in each of the two phases, worth the share of that phase at this position (the
+//!    seeds on the board out of 48 for the full board's, the rest for the empty board's).
 //! 2. Least squares (the fit used): `evaluate` is defined as the expected final margin in
 //!    hundredths of a point, so the weights are the ridge least-squares solution of
 //!    `w . f ~= 100 * margin` (normal equations, lambda = 1e-3 per sample pulling each weight

@@ -1,6 +1,7 @@
 //! Awale evaluation: captured seeds, seeds on each side, pits the opponent can capture,
 //! mobility, the best capture available now and the strategy terms (houses, tempo, threats),
-//! combined linearly, plus a table of what each pit is worth for each seed count.
+//! combined linearly, plus a table of what each pit is worth for each seed count and one of
+//! what each two neighbouring pits are worth together.
 
 use crate::search::levels::LevelEval;
 use crate::search::{Evaluate, Exact, MoveCodes, Profile};
