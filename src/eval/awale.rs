@@ -290,24 +290,22 @@ pub static PAIR_TABLE: [[[[i16; PAIR_BUCKETS * PAIR_BUCKETS]; 5]; 2]; 2] = [
     ],
 ];
 
+/// The mover's row, then the opponent's, each from its first pit.
+#[inline]
+fn rows(pos: &Awale) -> [&[u8]; 2] {
+    let me = pos.side_to_move();
+    [&pos.pits()[row(me)], &pos.pits()[row(me.other())]]
+}
+
 /// Each two neighbouring pits as the pair tables see them: the row (0 for the mover's, 1 for
 /// the opponent's), the first pit's place from the row's first, and the pair's entry.
 #[inline]
 fn pairs(pos: &Awale) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-    let me = pos.side_to_move();
-    [me, me.other()]
-        .into_iter()
-        .enumerate()
-        .flat_map(move |(k, player)| {
-            let r = &pos.pits()[row(player)];
-            (0..5).map(move |i| {
-                (
-                    k,
-                    i,
-                    pair_bucket(r[i]) * PAIR_BUCKETS + pair_bucket(r[i + 1]),
-                )
-            })
-        })
+    rows(pos).into_iter().enumerate().flat_map(|(k, r)| {
+        r.windows(2)
+            .enumerate()
+            .map(move |(i, w)| (k, i, pair_bucket(w[0]) * PAIR_BUCKETS + pair_bucket(w[1])))
+    })
 }
 
 /// The flattened entry (see [`PAIR_ENTRIES`]) of each two neighbouring pits, for the tuner.
@@ -321,16 +319,11 @@ pub fn pair_entries(pos: &Awale) -> Vec<usize> {
 /// place from the row's first, and its bucket.
 #[inline]
 fn cells(pos: &Awale) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-    let me = pos.side_to_move();
-    [me, me.other()]
-        .into_iter()
-        .enumerate()
-        .flat_map(move |(k, player)| {
-            pos.pits()[row(player)]
-                .iter()
-                .enumerate()
-                .map(move |(i, &s)| (k, i, (s as usize).min(BUCKETS - 1)))
-        })
+    rows(pos).into_iter().enumerate().flat_map(|(k, r)| {
+        r.iter()
+            .enumerate()
+            .map(move |(i, &s)| (k, i, (s as usize).min(BUCKETS - 1)))
+    })
 }
 
 /// The flattened entry (see [`TABLE_ENTRIES`]) of each non-empty pit, for the tuner.
@@ -605,6 +598,10 @@ mod tests {
         assert_eq!(full.len(), TABLE_ENTRIES);
         assert_eq!(pair_full.len(), PAIR_ENTRIES);
         assert!(full.iter().any(|&x| x != 0), "the tables are fitted");
+        assert!(
+            pair_full.iter().any(|&x| x != 0),
+            "the pair tables are fitted"
+        );
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(16);
         let mut checked = 0;
         for _ in 0..200 {
