@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Result, bail};
 
 use super::export::ExportGame;
-use super::record::{GameRecord, read_records};
+use super::record::{GameRecord, read_one_match};
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::Game;
@@ -61,8 +61,7 @@ pub fn export_game(record: &GameRecord) -> Result<ExportGame> {
 
 /// Writes every game of `path` in `format` (`pgn` or `text`) on stdout, in game order.
 pub fn export(path: &Path, format: &str) -> Result<()> {
-    let (mut records, _) = read_records(path)?;
-    records.sort_by_key(|r| r.game);
+    let records = read_one_match(&[path])?;
     let mut out = std::io::stdout().lock();
     let mut write = |text: &str| match out.write_all(text.as_bytes()) {
         // A reader that has seen enough (`| head`) is not an error.

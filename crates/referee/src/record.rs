@@ -187,32 +187,103 @@ impl RecordWriter {
     }
 }
 
-/// Reads a records file. A last line without its newline (a run killed in the middle of a
-/// write) is dropped; the length of the valid part is returned so that a resume can cut it off.
+/// The games read from a records file, and what a resume keeps of the file.
+#[derive(Debug, Default)]
+pub struct ReadRecords {
+    /// The finished records, in file order.
+    pub records: Vec<GameRecord>,
+    /// The length of the file's part that holds them: an unfinished record after it (a run
+    /// killed in the middle of a write) is what a resume cuts off.
+    pub valid: u64,
+    /// Whether the part ends without a newline (a last record written by hand), so that a
+    /// resume must add one before it appends.
+    pub open_line: bool,
+    /// What was skipped, as sentences (`FILE:LINE: ...`).
+    pub warnings: Vec<String>,
+}
+
+/// How every record line starts: the first field of [`GameRecord`] as serde writes it. An
+/// unfinished last line is taken for a cut record only when it starts so.
+const RECORD_START: &[u8] = b"{\"game\":";
+
+/// Reads a records file ([`parse_records`]), printing its warnings on stderr.
 pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, u64)> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read records file {}", path.display()))?;
-    let mut records = Vec::new();
-    let mut valid = 0u64;
-    for (number, chunk) in text.split_inclusive('\n').enumerate() {
-        if !chunk.ends_with('\n') {
-            eprintln!(
-                "warning: {}:{}: ignoring an unfinished last line",
-                path.display(),
-                number + 1
-            );
-            break;
-        }
-        valid += chunk.len() as u64;
-        let line = chunk.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let record: GameRecord = serde_json::from_str(line)
-            .with_context(|| format!("{}:{}: not a game record", path.display(), number + 1))?;
-        records.push(record);
+    let read = read_records_file(path)?;
+    for warning in &read.warnings {
+        eprintln!("warning: {warning}");
     }
-    Ok((records, valid))
+    Ok((read.records, read.valid))
+}
+
+/// Reads a records file without printing anything.
+pub fn read_records_file(path: &Path) -> Result<ReadRecords> {
+    let bytes = std::fs::read(path)
+        .with_context(|| format!("cannot read records file {}", path.display()))?;
+    parse_records(&bytes, &path.display().to_string())
+}
+
+/// Parses the bytes of a records file named `source`. Every finished line must be a record.
+/// An unfinished last line is dropped with a warning when it is the start of a record (cut
+/// anywhere, even inside a character), kept when it is a whole record, and refused otherwise:
+/// a file that is not records is never taken for one, so a resume never cuts what it does not
+/// own.
+pub fn parse_records(bytes: &[u8], source: &str) -> Result<ReadRecords> {
+    let mut read = ReadRecords::default();
+    let mut offset = 0usize;
+    for (number, chunk) in bytes.split_inclusive(|&b| b == b'\n').enumerate() {
+        let number = number + 1;
+        let finished = chunk.ends_with(b"\n");
+        let text = std::str::from_utf8(chunk).ok().map(str::trim);
+        match text {
+            Some("") => {}
+            Some(line) if line.as_bytes().starts_with(RECORD_START) || finished => {
+                match serde_json::from_str::<GameRecord>(line) {
+                    Ok(record) => {
+                        read.records.push(record);
+                        read.open_line = !finished;
+                    }
+                    Err(_) if !finished => {
+                        read.warnings.push(format!(
+                            "{source}:{number}: ignoring an unfinished last record"
+                        ));
+                        break;
+                    }
+                    Err(e) => bail!("{source}:{number}: not a game record ({e})"),
+                }
+            }
+            None if !finished && chunk.starts_with(RECORD_START) => {
+                read.warnings.push(format!(
+                    "{source}:{number}: ignoring an unfinished last record"
+                ));
+                break;
+            }
+            None if finished => bail!("{source}:{number}: not a game record (not UTF-8 text)"),
+            _ => bail!(
+                "{source}:{number}: not a game record, and the file does not end with a newline: is {source} a records file?"
+            ),
+        }
+        offset += chunk.len();
+        read.valid = offset as u64;
+    }
+    Ok(read)
+}
+
+/// The games of records files that together hold one match or one tournament, checked as
+/// [`check_consistent`] checks them, in game order; none at all is an error.
+pub fn read_one_match(paths: &[impl AsRef<Path>]) -> Result<Vec<GameRecord>> {
+    let mut records = Vec::new();
+    for path in paths {
+        records.extend(read_records(path.as_ref())?.0);
+    }
+    if records.is_empty() {
+        match paths {
+            [one] => bail!("{} holds no game record", one.as_ref().display()),
+            _ => bail!("no game records in the files given"),
+        }
+    }
+    check_consistent(&records)?;
+    records.sort_by_key(|r| r.game);
+    Ok(records)
 }
 
 /// Checks that records come from one match: the same engines, game, variant, conditions and

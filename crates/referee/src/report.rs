@@ -13,7 +13,7 @@ use super::conditions::first_difference;
 use super::config::{MatchConfig, SprtSpec};
 use super::crosstable::{Standings, standings};
 use super::ratings::Zero;
-use super::record::{GameRecord, check_consistent, read_records};
+use super::record::{GameRecord, read_one_match};
 use super::results::from_records;
 use super::summary::{self, Summary, forfeits_line};
 
@@ -144,15 +144,7 @@ pub fn report(records: &[GameRecord], sprt: Option<&SprtSpec>, zero: Zero) -> Re
 
 /// Combines the records of shards (or of any runs of one match or tournament) into one report.
 pub fn merge(paths: &[PathBuf], sprt: Option<&SprtSpec>, zero: Zero) -> Result<Report> {
-    let mut records = Vec::new();
-    for path in paths {
-        records.extend(read_records(path)?.0);
-    }
-    if records.is_empty() {
-        bail!("no game records in the files given");
-    }
-    check_consistent(&records)?;
-    records.sort_by_key(|r| r.game);
+    let records = read_one_match(paths)?;
     let expected = records[0].match_games;
     if (records.len() as u64) < expected {
         // A report of part of a match is still a report, but say so: a shard may be missing.

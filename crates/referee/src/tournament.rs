@@ -14,7 +14,7 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
@@ -24,7 +24,7 @@ use super::export::utc_timestamp;
 use super::game::{self, GameOutcome, GameSettings};
 use super::openings::{Opening, Openings, STREAM_GAME, derive_seed};
 use super::pool::Pool;
-use super::record::{GameRecord, Reason, RecordWriter, read_records, result_string};
+use super::record::{GameRecord, Reason, RecordWriter, read_records_file, result_string};
 use super::report::{Report, check_resumed, conditions_for, tournament_report};
 use super::results::from_records;
 use super::schedule;
@@ -107,9 +107,11 @@ fn resume_records<G: Game>(
     variant: G::Variant,
     path: &std::path::Path,
 ) -> Result<(Vec<GameRecord>, Value)> {
-    let (records, valid) = read_records(path)?;
-    let file = std::fs::OpenOptions::new().write(true).open(path)?;
-    file.set_len(valid)?;
+    let read = read_records_file(path)?;
+    for warning in &read.warnings {
+        eprintln!("referee: {warning}: it is cut off");
+    }
+    let records = read.records;
     super::record::check_consistent(&records)?;
     let conditions = conditions_for(config, &records);
     check_resumed(config, &conditions, G::NAME, path, &records)?;
@@ -122,6 +124,14 @@ fn resume_records<G: Game>(
                 record.game
             );
         }
+    }
+    // Only now, with every check passed, is the file changed: a cut record is dropped.
+    let mut file = std::fs::OpenOptions::new().write(true).open(path)?;
+    file.set_len(read.valid)?;
+    if read.open_line {
+        use std::io::{Seek, Write};
+        file.seek(std::io::SeekFrom::End(0))?;
+        file.write_all(b"\n")?;
     }
     Ok((records, conditions))
 }
@@ -290,9 +300,17 @@ fn earlier_records<G: Game>(
         return Ok((Vec::new(), config.conditions()));
     }
     if !config.resume {
+        let held = read_records_file(out).with_context(|| {
+            format!(
+                "{} is not empty and not a records file: choose another --out",
+                out.display()
+            )
+        })?;
         bail!(
-            "{} already holds games: pass --resume to continue that run, or choose another --out",
-            out.display()
+            "{} already holds {} finished game{}: pass --resume to continue that run, or choose another --out",
+            out.display(),
+            held.records.len(),
+            if held.records.len() == 1 { "" } else { "s" }
         );
     }
     resume_records::<G>(config, openings, variant, out)
