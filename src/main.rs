@@ -149,7 +149,7 @@ fn main() -> ExitCode {
                 );
             }
             let mut session = Session::new(Output::stdout());
-            session.run(BufReader::new(io::stdin().lock()));
+            session.run(BufReader::new(io::stdin()));
         }
         Some(Command::Perft {
             game,

@@ -2,6 +2,8 @@
 
 mod common;
 
+use std::time::{Duration, Instant};
+
 use common::Pion;
 
 const START: &str =
@@ -192,12 +194,15 @@ fn a_long_perft_or_bench_keeps_the_engine_responsive_and_stops() {
     let mut pion = Pion::start();
     // Avalam's perft 7 from the start would run for days.
     pion.send("perft 7");
-    assert_eq!(pion.ask("isready"), "readyok");
     assert_eq!(pion.ask("status"), "status playing turn 1 score 24 24");
+    // `isready` waits for the count, and pion still reads `stop` behind it.
+    pion.send("isready");
+    assert_eq!(pion.recv_within(Duration::from_millis(300)), None);
     assert_eq!(
         pion.ask("stop"),
         "error perft: stopped before the count was complete"
     );
+    assert_eq!(pion.recv(), "readyok");
     // Later commands run in order, as if perft ran in the input loop.
     pion.send("perft 1");
     pion.send("play a5b5");
@@ -210,7 +215,7 @@ fn a_long_perft_or_bench_keeps_the_engine_responsive_and_stops() {
     pion.expect_silent();
 
     pion.send("bench 60");
-    assert_eq!(pion.ask("isready"), "readyok");
+    assert_eq!(pion.ask("legal").split(' ').next(), Some("legal"));
     assert_eq!(pion.ask("stop"), "error bench: stopped before it finished");
     let reply = pion.ask("bench 65");
     assert_eq!(reply, "error bench: depth 65 is too deep (at most 64)");
@@ -222,6 +227,42 @@ fn a_long_perft_or_bench_keeps_the_engine_responsive_and_stops() {
         "error perft: stopped before the count was complete"
     );
     assert!(pion.wait_success());
+}
+
+#[test]
+fn commands_after_a_bounded_search_wait_for_its_bestmove_then_run_in_order() {
+    let mut pion = Pion::start();
+    pion.send("newgame awale");
+    pion.send("go movetime 100");
+    pion.send("setoption name Level value basic");
+    pion.send("position startpos moves C");
+    pion.send("isready");
+    let lines = pion.recv_until("bestmove");
+    assert!(
+        lines[..lines.len() - 1]
+            .iter()
+            .all(|l| l.starts_with("info ")),
+        "{lines:?}"
+    );
+    assert_eq!(pion.recv(), "readyok", "readyok comes after the bestmove");
+    assert!(pion.ask("status").starts_with("status playing turn 2 "));
+
+    // A long search: what waits behind it does not stop pion from reading `stop`, and runs
+    // as soon as the search has ended, with no further input.
+    pion.send("go depth 60");
+    pion.send("play d");
+    pion.send("isready");
+    let quiet_until = Instant::now() + Duration::from_millis(300);
+    while let Some(line) = pion.recv_within(quiet_until.saturating_duration_since(Instant::now())) {
+        assert!(line.starts_with("info "), "only the search speaks: {line}");
+    }
+    pion.send("stop");
+    pion.recv_until("bestmove");
+    assert_eq!(pion.recv(), "readyok");
+    assert!(
+        pion.ask("status").starts_with("status playing turn 1 "),
+        "d was played"
+    );
 }
 
 #[test]

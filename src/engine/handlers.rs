@@ -19,9 +19,34 @@ use pion_rules::game::{Game, History, PerftReport, Player};
 use pion_rules::with_game;
 
 impl Session {
-    /// Runs one parsed command.
+    /// Runs one parsed command, or keeps it waiting for the search, `perft` or `bench` that
+    /// runs (see [`must_wait`]).
     pub fn handle(&mut self, command: Command) -> Flow {
-        self.reap_search();
+        self.run_waiting();
+        if must_wait(&command, self.search.as_ref(), !self.waiting.is_empty()) {
+            self.waiting.push_back(command);
+            return Flow::Continue;
+        }
+        self.execute(command)
+    }
+
+    /// Carries out the commands that waited, in order, until one of them starts work with a
+    /// limit (the rest wait for that).
+    pub(super) fn run_waiting(&mut self) {
+        loop {
+            self.reap_search();
+            if self.search.as_ref().is_some_and(|s| s.bounded) {
+                return;
+            }
+            let Some(command) = self.waiting.pop_front() else {
+                return;
+            };
+            self.execute(command);
+        }
+    }
+
+    /// Runs one command now.
+    fn execute(&mut self, command: Command) -> Flow {
         let result = match command {
             Command::Quit => return Flow::Quit,
             Command::Stop => {
@@ -51,14 +76,9 @@ impl Session {
                 self.out.send(&Reply::Help(topic));
                 Ok(())
             }
-            // After a `perft` or `bench`, commands wait for its reply, as if it ran here (so
-            // piped scripts can send several in a row); during `go` they are refused.
-            command if self.search.as_ref().is_some_and(|s| s.work != Work::Go) => {
-                self.join_search();
-                return self.handle(command);
-            }
+            // Only an unlimited search is left running here (see `must_wait`).
             command if self.search.is_some() => Err(format!(
-                "'{}' is not allowed while a search runs: send stop, or wait for bestmove",
+                "'{}' is not allowed during an unlimited search: send stop first",
                 command_word(&command)
             )),
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
@@ -225,6 +245,7 @@ impl Session {
             self.out.clone(),
             stop.clone(),
             finished.clone(),
+            self.wake.clone(),
         ));
         let bounded = !limits.infinite
             && (limits.depth.is_some()
@@ -232,7 +253,6 @@ impl Session {
                 || limits.movetime.is_some()
                 || limits.clock.is_some());
         self.search = Some(RunningSearch {
-            work: Work::Go,
             stop,
             finished,
             handle,
@@ -273,6 +293,29 @@ impl Session {
         );
         Ok(())
     }
+}
+
+/// Whether `command` waits rather than running now. Work with a limit (`go` with a limit,
+/// `perft`, `bench`) runs as if in the foreground: every later command but `stop` and `quit`
+/// waits for it in order, `isready` included, so that `readyok` comes after its `bestmove`; the
+/// read-only commands (`legal`, `status`, `show`, `query`, `help`, `pion`, `ugi`) answer at once unless other
+/// commands already wait. During an unlimited search nothing waits: `isready` answers at once and
+/// a command that changes the state is refused.
+fn must_wait(command: &Command, running: Option<&RunningSearch>, others_wait: bool) -> bool {
+    if matches!(command, Command::Stop | Command::Quit) {
+        return false;
+    }
+    let read_only = matches!(
+        command,
+        Command::Legal
+            | Command::Status
+            | Command::Show
+            | Command::Query(_)
+            | Command::Help(_)
+            | Command::Pion
+            | Command::Ugi
+    );
+    others_wait || (running.is_some_and(|s| s.bounded) && !read_only)
 }
 
 /// The first word of a command, for error messages.

@@ -1,21 +1,22 @@
 //! Work on its own thread: a search (`go`), `perft` or `bench`, and how it is stopped and
-//! joined. The input loop stays free to answer `stop`, `isready` and the read-only commands.
+//! joined. The input loop stays free to read `stop` and to keep later commands waiting; the
+//! thread says when it has finished, so that they run at once.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use super::Session;
 use super::output::Output;
 use super::state::Table;
+use super::{Event, Session};
 use crate::search::{self, Limits, SearchGame};
 use pion_protocol::Reply;
+use std::sync::mpsc::Sender;
 
-/// The command whose work runs on its own thread.
+/// The command whose work runs on its own thread through [`Session::spawn_job`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Work {
-    Go,
     Perft,
     Bench,
 }
@@ -24,7 +25,6 @@ impl Work {
     /// The command's name, for its replies.
     fn name(self) -> &'static str {
         match self {
-            Work::Go => "go",
             Work::Perft => "perft",
             Work::Bench => "bench",
         }
@@ -33,9 +33,6 @@ impl Work {
 
 /// A search, `perft` or `bench` running on its own thread.
 pub(super) struct RunningSearch {
-    /// The command that started it: later commands are refused during `go` and wait for the
-    /// other two.
-    pub(super) work: Work,
     pub(super) stop: Arc<AtomicBool>,
     /// Set, under the output lock, right after its last reply (`bestmove`, say) is written.
     pub(super) finished: Arc<AtomicBool>,
@@ -48,7 +45,8 @@ pub(super) struct RunningSearch {
 pub(super) type Job = Box<dyn FnOnce(&AtomicBool) -> Reply + Send>;
 
 impl Session {
-    /// line is written when it ends, and `stop` or `quit` end it sooner.
+    /// Runs `job` on its own thread as the work of command `work`: its one reply line is written
+    /// when it ends, and `stop` or `quit` end it sooner.
     pub(super) fn spawn_job(
         &mut self,
         work: Work,
@@ -56,17 +54,21 @@ impl Session {
     ) {
         let stop = Arc::new(AtomicBool::new(false));
         let finished = Arc::new(AtomicBool::new(false));
-        let (out, thread_stop, thread_finished) =
-            (self.out.clone(), stop.clone(), finished.clone());
+        let (out, thread_stop, thread_finished, wake) = (
+            self.out.clone(),
+            stop.clone(),
+            finished.clone(),
+            self.wake.clone(),
+        );
         let handle = std::thread::spawn(move || {
             let reply = catch_unwind(AssertUnwindSafe(|| job(&thread_stop)))
                 .unwrap_or_else(|_| Reply::Error(format!("{} failed", work.name())));
             let mut sink = out.lock();
             Output::write(&mut sink, &reply);
             thread_finished.store(true, Ordering::Release);
+            say_finished(wake);
         });
         self.search = Some(RunningSearch {
-            work,
             stop,
             finished,
             handle,
@@ -109,6 +111,7 @@ pub(super) fn spawn_search<G: SearchGame>(
     out: Output,
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicBool>,
+    wake: Option<Sender<Event>>,
 ) -> JoinHandle<()> {
     let history = table.history.clone();
     let searcher = table.searcher.clone();
@@ -136,7 +139,15 @@ pub(super) fn spawn_search<G: SearchGame>(
         let mut sink = out.lock();
         Output::write(&mut sink, &Reply::BestMove(best.map(G::format_move)));
         finished.store(true, Ordering::Release);
+        say_finished(wake);
     })
+}
+
+/// Tells the input loop that work has finished, so that the commands waiting for it run.
+fn say_finished(wake: Option<Sender<Event>>) {
+    if let Some(wake) = wake {
+        let _ = wake.send(Event::Finished);
+    }
 }
 
 #[cfg(test)]

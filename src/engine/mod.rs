@@ -13,13 +13,15 @@ mod jobs;
 mod output;
 mod state;
 
+use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc;
 
 use crate::search::Settings;
 use jobs::RunningSearch;
 pub use output::Output;
-use pion_protocol::{GameKind, Line, LineReader, MAX_LINE, Reply, parse_command};
+use pion_protocol::{Command, GameKind, Line, LineReader, MAX_LINE, Reply, parse_command};
 use state::{AnyTable, Table};
 
 /// The deepest `go depth` the protocol accepts.
@@ -52,6 +54,18 @@ pub struct Session {
     /// A `Variant` of the other game only, kept for that game's next start (see
     /// [`Session::choose_variant`]).
     kept_variant: Option<(GameKind, String)>,
+    /// Commands that wait for the running search, `perft` or `bench` to end, in order.
+    waiting: VecDeque<Command>,
+    /// Where a finished search says so, when [`Session::run`] reads the input.
+    wake: Option<mpsc::Sender<Event>>,
+}
+
+/// What the input loop of [`Session::run`] hears: a line, the end of a search, or the end of
+/// input.
+enum Event {
+    Line(std::io::Result<Line>),
+    Finished,
+    End,
 }
 
 const ENGINE_NAME: &str = "pion";
@@ -67,28 +81,47 @@ impl Session {
             table: AnyTable::Avalam(Table::new(Default::default(), settings)),
             search: None,
             kept_variant: None,
+            waiting: VecDeque::new(),
+            wake: None,
         }
     }
 
-    /// Reads commands from `input` until `quit` or end of input. At end of input a search with a
-    /// limit, a `perft` or a `bench` runs to its end (so `printf 'go depth 5\n' | pion` prints its
-    /// result); an unlimited search is stopped.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in LineReader::new(input, MAX_LINE) {
-            let flow = match line {
-                Ok(Line::Text(text)) => self.handle_line(&text),
-                Ok(Line::TooLong) => {
+    /// Reads commands from `input` until `quit` or end of input. Lines are read on a thread of
+    /// their own, so that `stop` is read while commands wait for a search, and commands that
+    /// wait run as soon as it ends, with no more input needed. At end of input a search with a
+    /// limit, a `perft` or a `bench` runs to its end and the commands waiting for it are carried
+    /// out (so `printf 'go depth 5\n' | pion` prints its result); an unlimited search is stopped.
+    pub fn run(&mut self, input: impl BufRead + Send + 'static) {
+        let (events, inbox) = mpsc::channel();
+        self.wake = Some(events.clone());
+        std::thread::spawn(move || {
+            for line in LineReader::new(input, MAX_LINE) {
+                if events.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = events.send(Event::End);
+        });
+        for event in inbox {
+            let flow = match event {
+                Event::Line(Ok(Line::Text(text))) => self.handle_line(&text),
+                Event::Line(Ok(Line::TooLong)) => {
                     self.error(format!("line too long: the limit is {MAX_LINE} bytes"));
                     Flow::Continue
                 }
-                Ok(Line::NotUtf8) => {
+                Event::Line(Ok(Line::NotUtf8)) => {
                     self.error("line is not valid UTF-8".to_string());
                     Flow::Continue
                 }
-                Err(e) => {
+                Event::Line(Err(e)) => {
                     eprintln!("pion: reading input failed: {e}");
                     break;
                 }
+                Event::Finished => {
+                    self.run_waiting();
+                    Flow::Continue
+                }
+                Event::End => break,
             };
             if flow == Flow::Quit {
                 self.stop_search();
@@ -101,6 +134,10 @@ impl Session {
             search.stop.store(true, Ordering::Relaxed);
         }
         self.join_search();
+        while !self.waiting.is_empty() {
+            self.run_waiting();
+            self.join_search();
+        }
     }
 
     /// Handles one input line: parses it and runs the command, replying on the output.
