@@ -95,10 +95,14 @@ impl PerftReport {
         })
     }
 
-    /// Leaves counted per second of wall time, a time under 1 ms counted as 1 ms: the `time`
-    /// printed is then 0, and a rate from a few microseconds would claim billions per second.
+    /// Leaves counted per second of wall time, or 0 for a count that took under 1 ms (the
+    /// `time` printed is then 0): too short to measure, and Avalam counts its last two plies
+    /// without playing them, so such a rate would claim tens of billions per second.
     pub fn nps(&self) -> u64 {
-        (self.nodes as u128 * 1_000_000 / self.micros.max(1000)) as u64
+        if self.micros < 1000 {
+            return 0;
+        }
+        (self.nodes as u128 * 1_000_000 / self.micros) as u64
     }
 }
 
@@ -120,17 +124,17 @@ mod tests {
     use super::PerftReport;
 
     #[test]
-    fn perft_under_a_millisecond_reports_the_rate_of_one_millisecond() {
+    fn perft_under_a_millisecond_reports_no_rate() {
         let report = |micros| PerftReport {
-            depth: 2,
-            nodes: 70520,
+            depth: 3,
+            nodes: 21_711_440,
             micros,
         };
-        assert_eq!(report(1).nps(), 70_520_000);
+        assert_eq!(report(1).nps(), 0);
         assert_eq!(
             report(999).to_string(),
-            "perft depth 2 nodes 70520 time 0 nps 70520000"
+            "perft depth 3 nodes 21711440 time 0 nps 0"
         );
-        assert_eq!(report(2000).nps(), 35_260_000);
+        assert_eq!(report(2000).nps(), 10_855_720_000);
     }
 }
