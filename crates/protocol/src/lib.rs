@@ -10,6 +10,7 @@ pub mod engine_info;
 mod heard;
 mod info;
 mod input;
+pub mod ogn;
 pub mod oware;
 mod parse;
 mod reply;
