@@ -235,13 +235,14 @@ enum Command {
         #[arg(long, value_name = "ZERO", default_value = "average", value_parser = parse_zero)]
         rating_zero: Zero,
     },
-    /// Writes the games of a records file as PGN (pion's notation, engine data as comments)
-    /// or as a plain text list, on stdout. Example: referee export games.jsonl --format pgn
+    /// Writes the games of a records file as PGN (pion's notation, engine data as comments),
+    /// OGN (Aualé's game files, Awale only) or a plain text list, on stdout. Example: referee
+    /// export games.jsonl --format pgn
     Export {
         /// A records file, as written by --out.
         file: PathBuf,
-        /// pgn or text.
-        #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = ["pgn", "text"])]
+        /// pgn, ogn or text.
+        #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = ["pgn", "ogn", "text"])]
         format: String,
     },
 }
