@@ -14,9 +14,14 @@ use super::{
 };
 use crate::options::{self, Change, option_specs};
 use crate::search::{self, Clock, Limits, SearchGame, Settings};
-use pion_protocol::{Command, GameKind, GoParams, Query, Reply, Start, Status};
+use pion_protocol::{
+    Command, Dialect, GameKind, GoParams, OptionKind, Query, Reply, Start, Status,
+};
 use pion_rules::game::{Game, History, PerftReport, Player};
 use pion_rules::with_game;
+
+/// The rules a session plays after `uci`: abapa, where a grand slam captures nothing.
+const UCI_VARIANT: &str = "grandslam-nocapture";
 
 impl Session {
     /// Runs one parsed command, or keeps it waiting for the search, `perft` or `bench` that
@@ -58,13 +63,20 @@ impl Session {
                 Ok(())
             }
             Command::Pion => {
+                self.speak(Dialect::Pion);
                 self.identify(true);
                 Ok(())
             }
             Command::Ugi => {
+                self.speak(Dialect::Pion);
                 self.identify(false);
                 Ok(())
             }
+            Command::Uci => {
+                self.start_uci();
+                Ok(())
+            }
+            Command::PonderHit => Ok(()),
             // Commands that only read the state are answered even during a search.
             Command::Legal => with_table!(&self.table, t => legal(t, &self.out)),
             Command::Status => with_table!(&self.table, t => status(t, &self.out)),
@@ -81,6 +93,11 @@ impl Session {
                 "'{}' is not allowed during an unlimited search: send stop first",
                 command_word(&command)
             )),
+            Command::SetOption { name, .. }
+                if self.dialect == Dialect::Uci && name.eq_ignore_ascii_case("Game") =>
+            {
+                Err("setoption: Game: the UCI dialect plays Awale only".to_string())
+            }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame(game) => {
                 self.new_game(game);
@@ -125,6 +142,43 @@ impl Session {
             out.send(&Reply::Option(spec));
         }
         out.send(if pion { &Reply::PionOk } else { &Reply::UgiOk });
+    }
+
+    /// Speaks `dialect` from now on.
+    fn speak(&mut self, dialect: Dialect) {
+        self.dialect = dialect;
+        self.out.set_dialect(dialect);
+    }
+
+    /// `uci`: the Oware UCI dialect from now on, Awale under the abapa rules
+    /// (`grandslam-nocapture`, the only rules Aualé and Aalina play), then the identification:
+    /// the name with its version, the author, the options but `Game` (and `Variant` with
+    /// Awale's variants only), `uciok`.
+    fn start_uci(&mut self) {
+        self.stop_search();
+        self.speak(Dialect::Uci);
+        self.new_game(Some(GameKind::Awale));
+        self.set_variant(UCI_VARIANT)
+            .expect("grandslam-nocapture is a variant of Awale");
+        let out = &self.out;
+        let version = env!("CARGO_PKG_VERSION");
+        out.send(&Reply::Id("name", format!("{ENGINE_NAME} {version}")));
+        out.send(&Reply::Id("author", ENGINE_AUTHOR.to_string()));
+        for mut spec in option_specs() {
+            match spec.name {
+                "Game" => continue,
+                "Variant" => {
+                    let vars = pion_rules::awale::Awale::variant_names();
+                    spec.kind = OptionKind::Combo {
+                        default: UCI_VARIANT.to_string(),
+                        vars: vars.iter().map(|v| v.to_string()).collect(),
+                    }
+                }
+                _ => {}
+            }
+            out.send(&Reply::Option(spec));
+        }
+        out.send(&Reply::UciOk);
     }
 
     fn current_game(&self) -> GameKind {
@@ -221,7 +275,11 @@ impl Session {
             with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
         // A finished game has nothing to search: answer at once, so that a script may go on
         // without waiting (`go infinite` still waits for `stop`, as any infinite search does).
-        let over = with_table!(&self.table, t => t.history.outcome().is_some());
+        // In the UCI dialect a side that cannot feed its opponent has no move (the game is over
+        // under abapa as Aualé and Aalina play it): `bestmove 0000`, as Aalina answers.
+        let uci = self.dialect == Dialect::Uci;
+        let over = with_table!(&self.table, t => t.history.outcome().is_some()
+            || (uci && t.history.position().ends_without_moving()));
         if over && !limits.infinite {
             self.out.send(&Reply::BestMove(None));
             return Ok(());

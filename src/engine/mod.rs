@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use crate::search::Settings;
 use jobs::RunningSearch;
 pub use output::Output;
-use pion_protocol::{Command, GameKind, Line, LineReader, MAX_LINE, Reply, parse_command};
+use pion_protocol::{Command, Dialect, GameKind, Line, LineReader, MAX_LINE, Reply, parse_in};
 use state::{AnyTable, Table};
 
 /// The deepest `go depth` the protocol accepts.
@@ -54,6 +54,8 @@ pub struct Session {
     /// A `Variant` of the other game only, kept for that game's next start (see
     /// [`Session::choose_variant`]).
     kept_variant: Option<(GameKind, String)>,
+    /// The protocol the front end speaks, chosen by its handshake (`pion`, `ugi` or `uci`).
+    dialect: Dialect,
     /// Commands that wait for the running search, `perft` or `bench` to end, in order.
     waiting: VecDeque<Command>,
     /// Where a finished search says so, when [`Session::run`] reads the input.
@@ -81,6 +83,7 @@ impl Session {
             table: AnyTable::Avalam(Table::new(Default::default(), settings)),
             search: None,
             kept_variant: None,
+            dialect: Dialect::Pion,
             waiting: VecDeque::new(),
             wake: None,
         }
@@ -145,8 +148,9 @@ impl Session {
         if line.trim().is_empty() {
             return Flow::Continue;
         }
-        match parse_command(line) {
-            Ok(command) => self.handle(command),
+        match parse_in(self.dialect, line) {
+            Ok(Some(command)) => self.handle(command),
+            Ok(None) => Flow::Continue,
             Err(e) => {
                 self.error(e.0);
                 Flow::Continue

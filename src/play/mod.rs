@@ -47,6 +47,9 @@ pub struct Options {
     /// The position to start from, '<board> <side>' as in protocol.md (default: the start).
     #[arg(long)]
     position: Option<String>,
+    /// An Aualé game file (OGN) to go on from: Awale under the abapa rules, its moves played.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "variant", "position"])]
+    load: Option<std::path::PathBuf>,
 }
 
 /// The commands at the prompt, with their usage: what `help` prints.
@@ -91,6 +94,22 @@ pub fn run(options: Options) -> Result<()> {
             );
         }
     }
+    let loaded = match &options.load {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            let game = pion_protocol::ogn::read_ogn(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Some(game)
+        }
+    };
+    let mut options = options;
+    if let Some(game) = &loaded {
+        options.game = GameKind::Awale;
+        options.variant = Some("grandslam-nocapture".to_string());
+        options.position = Some(game.start_position());
+    }
     let (start, start_side) = match &options.position {
         None => (Start::StartPos, 1),
         Some(p) => match p.split_whitespace().collect::<Vec<_>>()[..] {
@@ -112,7 +131,7 @@ pub fn run(options: Options) -> Result<()> {
         options.variant.as_ref().map(|v| set_option("Variant", v)),
         options.position.as_ref().map(|_| Command::Position {
             start: start.clone(),
-            moves: Vec::new(),
+            moves: loaded.as_ref().map_or(Vec::new(), |g| g.moves.clone()),
         }),
     ];
     for command in setup.into_iter().flatten() {
@@ -128,7 +147,7 @@ pub fn run(options: Options) -> Result<()> {
         options,
         start,
         start_side,
-        moves: Vec::new(),
+        moves: loaded.map_or(Vec::new(), |g| g.moves),
         style,
         echo_input: !io::stdin().is_terminal(),
     };

@@ -105,6 +105,11 @@ pub enum Command {
     Query(Query),
     /// `help [command]`: the list of commands, or one command's grammar and an example.
     Help(Option<String>),
+    /// `uci`: identify in the Oware UCI dialect of Aualé and Aalina, ending with `uciok`; the
+    /// session speaks that dialect from then on (see [`crate::uci`]).
+    Uci,
+    /// UCI's `ponderhit`: accepted and ignored, as Aalina does (Aualé never sends it).
+    PonderHit,
 }
 
 impl fmt::Display for Command {
@@ -174,6 +179,8 @@ impl fmt::Display for Command {
             Command::Perft(depth) => write!(f, "perft {depth}"),
             Command::Bench(None) => write!(f, "bench"),
             Command::Bench(Some(depth)) => write!(f, "bench {depth}"),
+            Command::Uci => write!(f, "uci"),
+            Command::PonderHit => write!(f, "ponderhit"),
             Command::Help(None) => write!(f, "help"),
             Command::Help(Some(topic)) => write!(f, "help {topic}"),
             Command::Query(query) => write!(

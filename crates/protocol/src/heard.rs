@@ -24,6 +24,8 @@ pub enum Heard {
     PionOk,
     /// `ugiok`: the end of the answer to `ugi`.
     UgiOk,
+    /// `uciok`: the end of the answer to `uci` (the Oware UCI dialect).
+    UciOk,
     /// `readyok`.
     ReadyOk,
     /// `info ...`, with the fields this parser knows.
@@ -104,6 +106,7 @@ pub fn parse_heard(line: &str) -> Heard {
         },
         Some("pionok") => Heard::PionOk,
         Some("ugiok") => Heard::UgiOk,
+        Some("uciok") => Heard::UciOk,
         Some("readyok") => Heard::ReadyOk,
         Some("legal") => Heard::Legal(words.map(str::to_string).collect()),
         Some("status") => parse_status(&words.collect::<Vec<_>>()),

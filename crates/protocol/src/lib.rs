@@ -10,8 +10,11 @@ pub mod engine_info;
 mod heard;
 mod info;
 mod input;
+pub mod ogn;
+pub mod oware;
 mod parse;
 mod reply;
+pub mod uci;
 
 pub use command::{Command, GameKind, GoParams, Query, Start};
 pub use commands::{COMMANDS, CommandSpec, command_spec, help_lines};
@@ -20,3 +23,4 @@ pub use info::{Info, Score};
 pub use input::{Line, LineReader, MAX_LINE};
 pub use parse::{ParseError, parse_command};
 pub use reply::{OptionKind, OptionSpec, Reply, Status};
+pub use uci::{Dialect, UciPrinter, parse_in, uci_command_text};

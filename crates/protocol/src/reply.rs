@@ -54,6 +54,8 @@ pub enum Reply {
     PionOk,
     /// `ugiok`.
     UgiOk,
+    /// `uciok`: the end of the answer to `uci`.
+    UciOk,
     /// `readyok`.
     ReadyOk,
     /// `info ...` during a search.
@@ -185,6 +187,7 @@ impl fmt::Display for Reply {
             Reply::Option(spec) => write!(f, "{spec}"),
             Reply::PionOk => write!(f, "pionok"),
             Reply::UgiOk => write!(f, "ugiok"),
+            Reply::UciOk => write!(f, "uciok"),
             Reply::ReadyOk => write!(f, "readyok"),
             Reply::Info(info) => write_info(f, info),
             Reply::InfoString(text) => write!(f, "info string {}", one_line(text)),

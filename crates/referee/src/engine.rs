@@ -1,4 +1,5 @@
-//! One engine: the conversation of pion's protocol (or UGI) with a program run by
+//! One engine: the conversation of pion's protocol (or UGI, or the Oware UCI dialect) with a
+//! program run by
 //! [`crate::process`], every wait with a deadline, and every fault classified as the records
 //! need it (a crash, a timeout, a protocol error).
 
@@ -6,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pion_protocol::engine_info::MoveData;
-use pion_protocol::{Command, GoParams, Heard, parse_heard};
+use pion_protocol::{Command, GoParams, Heard, parse_heard, uci_command_text};
 use pion_rules::GameKind;
 
 use super::config::EngineSpec;
@@ -96,9 +97,12 @@ impl Engine {
         self.process.pid()
     }
 
-    /// Sends one command, printed by the protocol's own printer.
+    /// Sends one command, printed by the printer of the engine's protocol.
     pub fn send(&mut self, command: &Command) -> Result<(), EngineError> {
-        let line = command.to_string();
+        let line = match self.proto {
+            Proto::Uci => uci_command_text(command),
+            Proto::Pion | Proto::Ugi => command.to_string(),
+        };
         self.process.send_line(&line).map_err(|e| match e {
             SendError::Closed => EngineError::Crash("its input is closed".into()),
             SendError::Exited(note) => {
@@ -157,10 +161,13 @@ impl Engine {
             match step {
                 Step::Send(line) => {
                     self.note(&format!(
-                        "{}: asking ugi",
-                        handshake.fallback.as_deref().unwrap_or("no answer")
+                        "{}: asking {}",
+                        handshake.fallback.as_deref().unwrap_or("no answer"),
+                        handshake.last_question()
                     ));
                     self.send(&line)?;
+                    // The next question gets its own quiet time.
+                    quiet_until = Some(Instant::now() + AUTO_WAIT);
                 }
                 Step::Read => {}
                 Step::Done(proto) => break proto,
@@ -194,14 +201,14 @@ impl Engine {
     pub fn new_game(&mut self, game: GameKind) -> Result<(), EngineError> {
         match self.proto {
             Proto::Pion => self.send(&Command::NewGame(Some(game))),
-            Proto::Ugi => self.send(&Command::UgiNewGame),
+            Proto::Ugi | Proto::Uci => self.send(&Command::UgiNewGame),
         }
     }
 
     /// Sends the `position` command of `opening` followed by `later` moves, written as this
     /// engine's protocol wants it: UGI names a position string with `fen`.
     pub fn position(&mut self, opening: &Opening, later: &[String]) -> Result<(), EngineError> {
-        self.send(&opening.position_command(later, self.proto == Proto::Ugi))
+        self.send(&opening.position_command(later, self.proto != Proto::Pion))
     }
 
     /// `isready` -> `readyok` before `deadline`. An `error` line on the way is returned as a

@@ -79,7 +79,7 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 }
 
 /// PGN's `Termination` word for a record's reason.
-fn termination(reason: &str) -> &'static str {
+pub fn termination(reason: &str) -> &'static str {
     match reason {
         "normal" => "normal",
         "timeout" => "time forfeit",
@@ -116,8 +116,13 @@ fn comment(text: &str) -> String {
     format!("{{{clean}}}")
 }
 
-/// The comment of an engine move: `score/depth nodes time`, each part present when known.
+/// The comment of an engine move: `{score/depth nodes time}`, each part present when known.
 fn move_comment(data: Option<&MoveData>, time_ms: Option<u64>) -> Option<String> {
+    move_note(data, time_ms).map(|note| comment(&note))
+}
+
+/// What is known of an engine move, `score/depth nodes time`, for the comments of PGN and OGN.
+pub fn move_note(data: Option<&MoveData>, time_ms: Option<u64>) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(d) = data {
         match (d.score, d.depth) {
@@ -133,7 +138,7 @@ fn move_comment(data: Option<&MoveData>, time_ms: Option<u64>) -> Option<String>
     if let Some(ms) = time_ms {
         parts.push(format!("{:.3}s", ms as f64 / 1000.0));
     }
-    (!parts.is_empty()).then(|| comment(&parts.join(" ")))
+    (!parts.is_empty()).then(|| parts.join(" "))
 }
 
 /// The side to move (0 = player 1) of a position string: its last word is `1` or `2`.

@@ -1,12 +1,14 @@
-//! `referee export`: the games of a records file written as PGN or as text, on stdout.
+//! `referee export`: the games of a records file written as PGN, OGN (Aualé's files, Awale
+//! only) or text, on stdout.
 
 use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Result, bail};
 
-use super::export::ExportGame;
+use super::export::{ExportGame, move_note, termination};
 use super::record::{GameRecord, read_one_match};
+use pion_protocol::ogn::{OgnTags, write_ogn};
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::Game;
@@ -74,7 +76,8 @@ pub fn export(path: &Path, format: &str) -> Result<()> {
         let text = match format {
             "pgn" => game.pgn(),
             "text" => game.text(),
-            other => bail!("bad --format '{other}': expected pgn or text"),
+            "ogn" => ogn(record, &game)?,
+            other => bail!("bad --format '{other}': expected pgn, ogn or text"),
         };
         if !write(&text)? {
             return Ok(());
@@ -84,4 +87,56 @@ pub fn export(path: &Path, format: &str) -> Result<()> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }
+}
+
+/// A record as Aualé writes a match (OGN): Awale only, played under rules that score its moves
+/// as abapa does. Book moves are marked `book`, engine moves carry what the engine said.
+fn ogn(record: &GameRecord, game: &ExportGame) -> Result<String> {
+    if record.rules != "awale" {
+        bail!(
+            "game {}: OGN holds Oware (Awale) games only, and this is {}: use --format pgn",
+            record.game,
+            record.rules
+        );
+    }
+    let (board, side) = game.position.split_once(' ').unwrap_or_default();
+    let variant = Awale::parse_variant(&record.variant).ok_or_else(|| {
+        anyhow::anyhow!("game {}: unknown variant '{}'", record.game, record.variant)
+    })?;
+    let start = Awale::parse_position(board, side, variant)
+        .map_err(|e| anyhow::anyhow!("game {}: start position: {e}", record.game))?;
+    let moves: Vec<String> = game.opening.iter().chain(&game.moves).cloned().collect();
+    let mut comments: Vec<Option<String>> =
+        game.opening.iter().map(|_| Some("book".into())).collect();
+    comments.extend(
+        (0..game.moves.len()).map(|i| move_note(game.data.get(i), game.times_ms.get(i).copied())),
+    );
+    let mut extra = Vec::new();
+    if game.reason != "normal" {
+        extra.push((
+            "Termination".to_string(),
+            termination(&game.reason).to_string(),
+        ));
+        if let (Some(detail), Some(last)) = (&game.detail, comments.last_mut()) {
+            let note = last.take().map_or(String::new(), |n| format!("{n}; "));
+            *last = Some(format!("{note}{} ({detail})", game.result));
+        }
+    }
+    let tags = OgnTags {
+        event: game.event.clone(),
+        site: game.site.clone(),
+        date: game
+            .started
+            .as_deref()
+            .filter(|s| s.len() >= 10)
+            .map_or("?".to_string(), |s| s[..10].replace('-', ".")),
+        round: game.round.to_string(),
+        south: game.players[0].clone(),
+        north: game.players[1].clone(),
+        extra,
+    };
+    let mut text = write_ogn(&tags, &start, variant, &moves, &comments)
+        .map_err(|e| anyhow::anyhow!("game {}: {e}", record.game))?;
+    text.push('\n');
+    Ok(text)
 }

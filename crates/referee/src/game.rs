@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime};
 use super::adjudicate::{Adjudication, Adjudicator, Verdict};
 use super::config::{MaxPliesRule, TimeControl};
 use super::engine::{BestMove, EngineError};
-use super::handshake::Identity;
+use super::handshake::{Identity, Proto};
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
@@ -227,6 +227,9 @@ impl Ending {
     }
 }
 
+/// UCI's null move: Aalina's answer where the game is over by its rules.
+const NO_MOVE: &str = "0000";
+
 /// Why a game stopped being played.
 enum Stop {
     /// It ended.
@@ -405,6 +408,9 @@ impl<G: Game> Refereed<'_, G> {
         text: &str,
         score: Option<EngineScore>,
     ) -> Result<Option<Verdict>, Stop> {
+        if text == NO_MOVE {
+            return Err(self.no_move(side));
+        }
         match self.history.play_text(text) {
             Ok(mv) => {
                 self.trace.moves.push(G::format_move(mv));
@@ -421,6 +427,42 @@ impl<G: Game> Refereed<'_, G> {
                 Err(self.forfeit(side, Reason::IllegalMove, detail, false))
             }
         }
+    }
+
+    /// A UCI Oware engine's `bestmove 0000`: where the side to move cannot feed an opponent
+    /// with no seed, the abapa rules as Aalina reads them end the game, with the score pion's
+    /// rules give one move later; anywhere else (and from any other engine) it is an illegal
+    /// move.
+    fn no_move(&mut self, side: usize) -> Stop {
+        let uci = self.seats[side]
+            .engine()
+            .is_some_and(|engine| engine.proto == Proto::Uci);
+        let position = *self.history.position();
+        if uci && position.ends_without_moving() {
+            // The time and data of the answer belong to no move of the record.
+            self.trace.times_ms.pop();
+            self.trace.data.pop();
+            let score = position.points();
+            let winner = match score[0].cmp(&score[1]) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal => None,
+            };
+            return Stop::Ended(Ending {
+                winner,
+                reason: Reason::Normal,
+                detail: None,
+                loser: None,
+                score,
+                rule: None,
+            });
+        }
+        let detail = format!(
+            "{} played '{NO_MOVE}' (no move) at {}, where it has a legal move",
+            self.seats[side].spec.name,
+            position.format_position()
+        );
+        self.forfeit(side, Reason::IllegalMove, detail, false)
     }
 
     /// The game lost by `loser`'s fault; its engine is killed when `kill` is set.

@@ -1,9 +1,11 @@
 //! The opening handshake with an engine, as a pure state machine: which protocol it speaks
-//! (pion's or UGI) and what it says about itself.
+//! (pion's, UGI or the Oware UCI dialect of Aualé and Aalina) and what it says about itself.
 //!
 //! With `proto=auto` (the default) the referee sends `pion`; an engine that answers with a line
 //! that is not part of pion's answer (`error ...`, `Unknown command: pion`) or with nothing for
-//! [`AUTO_WAIT`] is asked `ugi` as well, and the first of `pionok`/`ugiok` to arrive decides.
+//! [`AUTO_WAIT`] is asked `ugi` as well, then in the same way `uci`, and the first of
+//! `pionok`/`ugiok`/`uciok` to arrive decides (Aalina ignores unknown commands silently, so it
+//! is asked `uci` after two silences).
 //! A pion engine that was slow to answer and gets both questions answers `pionok` first, and
 //! its later UGI answer is skipped by the next `isready`. `proto=pion` and `proto=ugi` ask only
 //! that question.
@@ -24,6 +26,9 @@ pub enum Proto {
     Pion,
     /// UGI: `ugi`/`ugiok`, the game as the `Game` option, `uginewgame`.
     Ugi,
+    /// The Oware UCI dialect (Aualé, Aalina): `uci`/`uciok`, `ucinewgame`, dash positions, moves
+    /// run together, `wtime`/`btime`; Awale `grandslam-nocapture` only.
+    Uci,
 }
 
 impl Proto {
@@ -32,6 +37,7 @@ impl Proto {
         match self {
             Proto::Pion => "pion",
             Proto::Ugi => "ugi",
+            Proto::Uci => "uci",
         }
     }
 
@@ -40,6 +46,7 @@ impl Proto {
         match self {
             Proto::Pion => Command::Pion,
             Proto::Ugi => Command::Ugi,
+            Proto::Uci => Command::Uci,
         }
     }
 
@@ -48,6 +55,7 @@ impl Proto {
         match self {
             Proto::Pion => "pionok",
             Proto::Ugi => "ugiok",
+            Proto::Uci => "uciok",
         }
     }
 }
@@ -55,7 +63,7 @@ impl Proto {
 /// What `proto=` asks for.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ProtoChoice {
-    /// Ask `pion`, fall back to `ugi`.
+    /// Ask `pion`, fall back to `ugi`, then to `uci`.
     #[default]
     Auto,
     /// Only pion's protocol.
@@ -63,13 +71,16 @@ pub enum ProtoChoice {
 }
 
 impl ProtoChoice {
-    /// Parses `auto`, `pion` or `ugi`.
+    /// Parses `auto`, `pion`, `ugi` or `uci`.
     pub fn parse(text: &str) -> Result<ProtoChoice, String> {
         match text {
             "auto" => Ok(ProtoChoice::Auto),
             "pion" => Ok(ProtoChoice::Only(Proto::Pion)),
             "ugi" => Ok(ProtoChoice::Only(Proto::Ugi)),
-            _ => Err(format!("bad proto '{text}': expected pion, ugi or auto")),
+            "uci" => Ok(ProtoChoice::Only(Proto::Uci)),
+            _ => Err(format!(
+                "bad proto '{text}': expected pion, ugi, uci or auto"
+            )),
         }
     }
 }
@@ -111,7 +122,7 @@ pub struct Handshake {
     asked: Vec<Proto>,
     /// What the engine said about itself so far.
     pub identity: Identity,
-    /// Why the engine was asked `ugi` after `pion`, for the log.
+    /// Why the engine was asked `ugi` (or `uci`) after `pion`, for the log.
     pub fallback: Option<String>,
 }
 
@@ -131,15 +142,33 @@ impl Handshake {
         (handshake, first.question())
     }
 
-    /// Whether only `pion` was asked so far and an automatic fallback is still possible.
+    /// The protocol `proto=auto` asks next, if any is left.
+    fn next_question(&self) -> Option<Proto> {
+        if self.choice != ProtoChoice::Auto {
+            return None;
+        }
+        match self.asked.last() {
+            Some(Proto::Pion) => Some(Proto::Ugi),
+            Some(Proto::Ugi) => Some(Proto::Uci),
+            _ => None,
+        }
+    }
+
+    /// Whether an automatic fallback is still possible.
     fn may_fall_back(&self) -> bool {
-        self.choice == ProtoChoice::Auto && self.asked == [Proto::Pion]
+        self.next_question().is_some()
     }
 
     fn fall_back(&mut self, why: String) -> Step {
-        self.asked.push(Proto::Ugi);
+        let next = self.next_question().expect("checked by may_fall_back");
+        self.asked.push(next);
         self.fallback = Some(why);
-        Step::Send(Proto::Ugi.question())
+        Step::Send(next.question())
+    }
+
+    /// The question asked last, for the log.
+    pub fn last_question(&self) -> &'static str {
+        self.asked.last().map_or("pion", |p| p.as_str())
     }
 
     /// Takes one line of the engine's answer.
@@ -148,6 +177,7 @@ impl Handshake {
         let end = match heard {
             Heard::PionOk => Some(Proto::Pion),
             Heard::UgiOk => Some(Proto::Ugi),
+            Heard::UciOk => Some(Proto::Uci),
             _ => None,
         };
         if let Some(proto) = end.filter(|p| self.asked.contains(p)) {
@@ -166,7 +196,8 @@ impl Handshake {
             Heard::Other if line.trim().is_empty() => {}
             _ if self.may_fall_back() => {
                 let shown = pion_rules::game::shorten(line);
-                return self.fall_back(format!("it answered pion with '{shown}'"));
+                let asked = self.last_question();
+                return self.fall_back(format!("it answered {asked} with '{shown}'"));
             }
             Heard::Error(_) if self.choice == ProtoChoice::Only(Proto::Pion) => {
                 return Step::Fail(format!(
@@ -184,7 +215,8 @@ impl Handshake {
     pub fn silence(&mut self) -> Step {
         if self.may_fall_back() {
             let wait = AUTO_WAIT.as_millis();
-            self.fall_back(format!("it did not answer pion within {wait} ms"))
+            let asked = self.last_question();
+            self.fall_back(format!("it did not answer {asked} within {wait} ms"))
         } else {
             Step::Read
         }
@@ -250,6 +282,7 @@ mod tests {
     fn a_silent_engine_is_asked_ugi_once() {
         let (mut h, _) = Handshake::start(ProtoChoice::Auto);
         assert_eq!(h.silence(), Step::Send(Command::Ugi));
+        assert_eq!(h.silence(), Step::Send(Command::Uci));
         assert_eq!(h.silence(), Step::Read);
         assert_eq!(h.line("error what"), Step::Read);
         // A slow pion engine answers both; its pionok comes first and decides.
@@ -279,9 +312,45 @@ mod tests {
     fn proto_parses() {
         assert_eq!(ProtoChoice::parse("auto"), Ok(ProtoChoice::Auto));
         assert_eq!(ProtoChoice::parse("ugi"), Ok(ProtoChoice::Only(Proto::Ugi)));
+        assert_eq!(ProtoChoice::parse("uci"), Ok(ProtoChoice::Only(Proto::Uci)));
         assert_eq!(
-            ProtoChoice::parse("uci").unwrap_err(),
-            "bad proto 'uci': expected pion, ugi or auto"
+            ProtoChoice::parse("xboard").unwrap_err(),
+            "bad proto 'xboard': expected pion, ugi, uci or auto"
         );
+    }
+
+    #[test]
+    fn a_silent_uci_engine_is_asked_ugi_then_uci() {
+        let (mut h, first) = Handshake::start(ProtoChoice::Auto);
+        assert_eq!(first, Command::Pion);
+        assert_eq!(h.silence(), Step::Send(Command::Ugi));
+        assert_eq!(h.silence(), Step::Send(Command::Uci));
+        assert_eq!(
+            h.fallback.as_deref(),
+            Some("it did not answer ugi within 1000 ms")
+        );
+        assert_eq!(h.silence(), Step::Read);
+        assert_eq!(h.line("id name Aalina 2.2"), Step::Read);
+        assert_eq!(
+            h.line("option name Hash type spin default 8 min 1 max 64"),
+            Step::Read
+        );
+        assert_eq!(h.line("uciok"), Step::Done(Proto::Uci));
+        assert_eq!(h.identity.name.as_deref(), Some("Aalina 2.2"));
+        assert_eq!(
+            h.waiting_for(),
+            "pionok or ugiok or uciok (the answer to pion and ugi and uci)"
+        );
+        // An engine that rejects ugi in words is asked uci at once.
+        let (mut h, _) = Handshake::start(ProtoChoice::Auto);
+        assert_eq!(h.line("error no"), Step::Send(Command::Ugi));
+        assert_eq!(h.line("Unknown command: ugi"), Step::Send(Command::Uci));
+        assert_eq!(h.line("uciok"), Step::Done(Proto::Uci));
+        // proto=uci asks only uci.
+        let (mut h, first) = Handshake::start(ProtoChoice::Only(Proto::Uci));
+        assert_eq!(first, Command::Uci);
+        assert_eq!(h.silence(), Step::Read);
+        assert_eq!(h.line("ugiok"), Step::Read);
+        assert_eq!(h.line("uciok"), Step::Done(Proto::Uci));
     }
 }

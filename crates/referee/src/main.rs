@@ -11,9 +11,11 @@ use pion_referee::config::{
     EngineSpec, MatchConfig, MaxPliesRule, OpeningSource, Shard, SprtSpec, TimeControl,
     TournamentSpec,
 };
+use pion_referee::handshake::{Proto, ProtoChoice};
 use pion_referee::ratings::Zero;
 use pion_referee::report::{self, Report};
 use pion_referee::schedule::{self, Format};
+use pion_referee::seat::uci_plays;
 use pion_referee::{export_file, signal, tournament};
 use pion_rules::game::Game;
 use pion_rules::{GameKind, with_game};
@@ -233,13 +235,14 @@ enum Command {
         #[arg(long, value_name = "ZERO", default_value = "average", value_parser = parse_zero)]
         rating_zero: Zero,
     },
-    /// Writes the games of a records file as PGN (pion's notation, engine data as comments)
-    /// or as a plain text list, on stdout. Example: referee export games.jsonl --format pgn
+    /// Writes the games of a records file as PGN (pion's notation, engine data as comments),
+    /// OGN (Aualé's game files, Awale only) or a plain text list, on stdout. Example: referee
+    /// export games.jsonl --format pgn
     Export {
         /// A records file, as written by --out.
         file: PathBuf,
-        /// pgn or text.
-        #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = ["pgn", "text"])]
+        /// pgn, ogn or text.
+        #[arg(long, value_name = "FORMAT", default_value = "pgn", value_parser = ["pgn", "ogn", "text"])]
         format: String,
     },
 }
@@ -370,6 +373,14 @@ fn main() -> ExitCode {
             "two engines are named '{}': give them different name=",
             twice.name
         ));
+    }
+    if let Some(game) = cli.game
+        && let Some(uci) = engines
+            .iter()
+            .find(|e| e.proto == ProtoChoice::Only(Proto::Uci))
+        && let Err(why) = uci_plays(game, cli.variant.as_deref())
+    {
+        usage_error(format!("engine '{}' (proto=uci) {why}", uci.name));
     }
     let format = match (cli.tournament, engines.len()) {
         (Some(format), _) => Some(format),

@@ -27,6 +27,21 @@ pub struct StartSettings {
     pub log_all_info: bool,
 }
 
+/// The rules a UCI Oware engine (Aualé's dialect) plays: Awale `grandslam-nocapture`.
+pub const UCI_VARIANT: &str = "grandslam-nocapture";
+
+/// Whether an engine of the Oware UCI dialect can play `game` under `variant`; why not.
+pub fn uci_plays(game: GameKind, variant: Option<&str>) -> Result<(), String> {
+    if game == GameKind::Awale && variant == Some(UCI_VARIANT) {
+        return Ok(());
+    }
+    Err(format!(
+        "speaks the Oware UCI dialect, which plays only --game awale --variant {UCI_VARIANT} \
+         (this match: {game} {})",
+        variant.unwrap_or("standard")
+    ))
+}
+
 /// One engine of the match, as one worker runs it.
 pub struct Seat {
     /// The engine's spec.
@@ -76,11 +91,15 @@ impl Seat {
                 id.games.join(", ")
             )));
         }
+        if engine.proto == Proto::Uci {
+            uci_plays(s.game, s.variant.as_deref()).map_err(EngineError::Protocol)?;
+        }
         // A UGI engine's game is an option; a variant belongs to a game: the game comes first.
         if engine.proto == Proto::Ugi && id.options.iter().any(|o| o == "Game") {
             engine.set_option("Game", s.game.name(), Instant::now() + s.isready_timeout)?;
         }
-        if let Some(variant) = &s.variant {
+        // A UCI Oware engine plays abapa (grandslam-nocapture) and has no Variant option.
+        if let Some(variant) = s.variant.as_ref().filter(|_| engine.proto != Proto::Uci) {
             engine.new_game(s.game)?;
             engine.set_option("Variant", variant, Instant::now() + s.isready_timeout)?;
         }

@@ -168,6 +168,7 @@ fn an_export_read_only_in_part_ends_quietly() {
         .map(|g| {
             let mut r = first.clone();
             r["game"] = g.into();
+            r["pair"] = (g / 2).into();
             serde_json::to_string(&r).unwrap() + "\n"
         })
         .collect();

@@ -403,6 +403,15 @@ impl Game for Awale {
         notation::parse_move(text)
     }
 
+    fn ends_without_moving(&self) -> bool {
+        // The side has seeds, the opponent none, and no sowing reaches the opponent's row.
+        let theirs = row(self.side.other());
+        self.outcome().is_none()
+            && self.seeds_on_side(self.side.other()) == 0
+            && row(self.side)
+                .all(|pit| (self.pits[pit] as usize) < (theirs.start + PITS - pit) % PITS)
+    }
+
     fn why_illegal(&self, mv: Move) -> String {
         let pit = mv.0 as usize;
         if pit >= PITS {

@@ -498,3 +498,21 @@ fn a_lap_skips_the_pit_it_started_from() {
     assert_eq!(landing(6, 22), 5);
     assert_eq!(landing(6, 23), 7);
 }
+
+#[test]
+fn the_abapa_end_is_where_no_move_can_feed_an_empty_row() {
+    let position = |board: &str, side: &str| {
+        Awale::parse_position(board, side, Variant::GrandSlamNoCapture).unwrap()
+    };
+    // Player 1 has seeds, player 2 none, and no sowing reaches a..f.
+    assert!(position("1,1,0,0,1,0/0,0,0,0,0,0/21,24", "1").ends_without_moving());
+    // Pit E's two seeds reach pit a: a feeding move exists.
+    assert!(!position("1,1,0,0,2,0/0,0,0,0,0,0/20,24", "1").ends_without_moving());
+    // The opponent has seeds: no question of feeding.
+    assert!(!position("1,1,0,0,1,0/0,0,0,0,0,1/20,24", "1").ends_without_moving());
+    // Player 2 to move, player 1's row empty, f's one seed reaches A.
+    assert!(!position("0,0,0,0,0,0/0,0,0,0,0,1/23,24", "2").ends_without_moving());
+    assert!(position("0,0,0,0,0,0/0,0,0,0,1,0/23,24", "2").ends_without_moving());
+    // A game already over (no seed to move) is not this case.
+    assert!(!position("0,0,0,0,0,0/0,0,0,0,1,0/23,24", "1").ends_without_moving());
+}

@@ -123,6 +123,13 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
         Ok(mv)
     }
 
+    /// Whether rules that end the game as soon as the side to move cannot feed its opponent
+    /// (Oware abapa as Aualé and Aalina play it) end it here, where this game's own rules let
+    /// the side play on: the final score is the same either way.
+    fn ends_without_moving(&self) -> bool {
+        false
+    }
+
     /// Why `mv`, which is not legal here, is illegal: for error messages a user can act on.
     fn why_illegal(&self, _mv: Self::Move) -> String {
         "it is not legal in this position".to_string()
