@@ -316,6 +316,7 @@ async fn a_saved_ogn_is_aualés_text_and_opens_back_to_the_same_game() {
             .unwrap()
             >= 1
     );
+    b.js("window.scrollTo(0, 0); return true").await;
     b.screenshot("pion-web-captures").await;
     // Not a game: one sentence, the game stays.
     let bad = target_dir().join("pion-web-test-not-a-game.pgn");
@@ -471,6 +472,10 @@ async fn the_header_stays_on_one_line_on_a_phone() {
     assert!(height.as_f64().unwrap() < 48.0, "header height {height}");
     let wraps = phone.js("const h = document.querySelector('header').getBoundingClientRect(); return [...document.querySelector('header').children].some(c => c.getBoundingClientRect().bottom > h.bottom + 1)").await;
     assert_eq!(wraps, false);
+    let overflow = phone
+        .js("return document.documentElement.scrollWidth <= window.innerWidth")
+        .await;
+    assert_eq!(overflow, true, "the page is wider than the phone");
     phone.screenshot("pion-web-phone").await;
     phone.close().await;
 }
