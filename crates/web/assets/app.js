@@ -539,6 +539,7 @@ function wire() {
     $(`kind-${k + 1}`).addEventListener("change", async (e) => {
       state.players[k].kind = e.target.value;
       state.players[k].options = {};
+      state.flip = isEngine(1) && !isEngine(2);
       saveSeats();
       try { await startPlayer(k, e.target.value, redraw); } catch (err) { message(err.message, err.stderr); }
       refresh();
