@@ -76,6 +76,17 @@ fn an_awale_session_with_every_command_and_bad_input() {
         "{text}"
     );
     assert!(text.contains("last move: C (you)"), "{text}");
+    // The score from the player's side: captures as captures, the projection as such.
+    assert!(
+        text.contains("captured: you 0, pion 0; with the seeds on each side, the result if the game ended now: you "),
+        "{text}"
+    );
+    // A typing mistake gets one line and the prompt, not the board again.
+    assert!(
+        text.contains("an Awale move is one pit letter")
+            && text.contains("(type moves for your legal moves)\nyour move> A b"),
+        "{text}"
+    );
     assert!(text.contains("pion plays "), "{text}");
     assert!(
         text.contains("your move> moves\nyour legal moves: "),
@@ -110,7 +121,7 @@ fn an_avalam_game_to_its_end() {
     let text = stdout(&output);
     assert!(output.status.success(), "{text}");
     assert!(
-        text.contains("your move> b1c1\nillegal move b1c1: c1 is empty"),
+        text.contains("your move> b1c1\nillegal move b1c1: c1 is empty (type moves for your legal moves)\nyour move> z9z9"),
         "{text}"
     );
     assert!(text.contains("no cell z9"), "{text}");
@@ -125,6 +136,56 @@ fn an_avalam_game_to_its_end() {
         replayed_status("avalam", &position),
         "status over winner 1 score 1 0 reason nomoves"
     );
+}
+
+#[test]
+fn a_capture_is_announced() {
+    let output = play(
+        &[
+            "--game",
+            "awale",
+            "--position",
+            "0,0,0,0,0,1/1,0,0,0,0,0/23,23 1",
+        ],
+        "F\n",
+    );
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    assert!(text.contains("you capture 2 seeds."), "{text}");
+}
+
+#[test]
+fn the_avalam_board_shows_its_shape_and_the_help_a_legal_move() {
+    let output = play(&["--level", "random", "--movetime", "20"], "help\nquit\n");
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}");
+    // Row 9 holds c9 and d9 only: the rest of the row is off the board, drawn blank.
+    assert!(text.contains("\n9          y1  r1 "), "{text}");
+    assert!(text.contains("d4e4 in Avalam"), "{text}");
+    let legal = replayed_legal();
+    assert!(legal.split_whitespace().any(|m| m == "d4e4"), "{legal}");
+}
+
+/// pion's legal moves at Avalam's start.
+fn replayed_legal() -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"newgame avalam\nposition startpos\nlegal\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .find(|l| l.starts_with("legal"))
+        .unwrap_or("")
+        .to_string()
 }
 
 #[test]

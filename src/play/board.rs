@@ -29,8 +29,36 @@ fn cell(style: Style, code: &str, text: &str, marked: bool) -> String {
     }
 }
 
+/// Avalam's cells, by row (0 is row 1) then column: those of the start position, its empty
+/// centre e5, and any cell holding a tower in `start` (a position set up by hand). Off-board
+/// cells are drawn blank, emptied cells of the board as holes.
+pub fn avalam_shape(start: Option<&str>) -> [[bool; 9]; 9] {
+    let mut shape = [[false; 9]; 9];
+    shape[4][4] = true;
+    for board in [Some(pion_rules::avalam::START), start]
+        .into_iter()
+        .flatten()
+    {
+        let rows = board.split_whitespace().next().unwrap_or("").split('/');
+        for (i, row) in rows.take(9).enumerate() {
+            let cells = row.chars().filter(|c| !c.is_ascii_digit());
+            for (c, ch) in cells.take(9).enumerate() {
+                if ch != '.' {
+                    shape[8 - i][c] = true;
+                }
+            }
+        }
+    }
+    shape
+}
+
 /// Draws an Avalam position `<board> <side>`; `last` is the last move (`e4e5`) to mark.
-pub fn avalam(position: &str, last: Option<&str>, style: Style) -> Option<String> {
+pub fn avalam(
+    position: &str,
+    last: Option<&str>,
+    shape: &[[bool; 9]; 9],
+    style: Style,
+) -> Option<String> {
     let board = position.split_whitespace().next()?;
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != 9 {
@@ -45,7 +73,7 @@ pub fn avalam(position: &str, last: Option<&str>, style: Style) -> Option<String
         let number = 9 - i;
         out.push_str(&format!("{number} "));
         let mut chars = row.chars().peekable();
-        for column in "abcdefghi".chars() {
+        for (c, column) in "abcdefghi".chars().enumerate() {
             let name = format!("{column}{number}");
             let top = chars.next()?;
             let height = match chars.peek() {
@@ -55,7 +83,8 @@ pub fn avalam(position: &str, last: Option<&str>, style: Style) -> Option<String
             let (code, text) = match top {
                 'y' => ("1;33", format!("y{height}")),
                 'r' => ("1;31", format!("r{height}")),
-                _ => ("2", " .".to_string()),
+                _ if shape[number - 1][c] => ("2", " .".to_string()),
+                _ => ("2", "  ".to_string()),
             };
             out.push_str(&cell(style, code, &text, marked.contains(&name.as_str())));
         }
@@ -63,6 +92,14 @@ pub fn avalam(position: &str, last: Option<&str>, style: Style) -> Option<String
     }
     out.push_str("    a   b   c   d   e   f   g   h   i\n");
     Some(out)
+}
+
+/// The seeds each player has captured, from an Awale position string; None if it is not one.
+pub fn awale_captures(position: &str) -> Option<[u32; 2]> {
+    let board = position.split_whitespace().next()?;
+    let stores = board.split('/').nth(2)?;
+    let (a, b) = stores.split_once(',')?;
+    Some([a.parse().ok()?, b.parse().ok()?])
 }
 
 /// Draws an Awale position `A..F/a..f/c1,c2 <side>`; `last` is the pit last sown, to mark.
@@ -107,13 +144,21 @@ mod tests {
     #[test]
     fn an_avalam_board_marks_both_cells_of_the_last_move() {
         let start = "..yr...../.yryr..../.ryryry../.yryryryr/..y2r.ryry/ryryryry./..yryryr./....ryry./.....ry.. 1";
-        let drawn = avalam(start, Some("a5b5"), PLAIN).unwrap();
+        let drawn = avalam(start, Some("a5b5"), &avalam_shape(None), PLAIN).unwrap();
         let row5 = drawn.lines().nth(4).unwrap();
         assert_eq!(row5, "5 [ .][ .] y2  r1   .  r1  y1  r1  y1 ");
+        // Off the board is blank; a cell of the board emptied in play is a hole.
+        let row9 = drawn.lines().next().unwrap();
+        assert_eq!(row9, "9          y1  r1                     ");
         assert!(drawn.ends_with("    a   b   c   d   e   f   g   h   i\n"));
         assert_eq!(drawn.lines().count(), 10);
         assert!(!drawn.contains('\x1b'));
-        assert!(avalam("../.. 1", None, PLAIN).is_none());
+        assert!(avalam("../.. 1", None, &avalam_shape(None), PLAIN).is_none());
+        // A tower set up off the usual board makes its cell part of this game's board.
+        let shape = avalam_shape(Some(
+            "........./........./........./........./........./........./........./........./yr....... 1",
+        ));
+        assert!(shape[0][0] && shape[0][1] && !shape[0][2] && shape[0][5]);
     }
 
     #[test]
@@ -129,5 +174,10 @@ mod tests {
         );
         assert!(coloured.unwrap().contains("\x1b[1;33m 4\x1b[0m"));
         assert!(awale("1,2/3 1", None, PLAIN).is_none());
+        assert_eq!(
+            awale_captures("4,4,0,5,5,5/5,4,4,4,4,4/3,2 2"),
+            Some([3, 2])
+        );
+        assert_eq!(awale_captures("..yr 1"), None);
     }
 }

@@ -56,7 +56,7 @@ pub struct Options {
 const COMMANDS: &[(&str, &str)] = &[
     (
         "<move>",
-        "play a move: e4e5 in Avalam (the stack on e4 onto e5), C in Awale (a pit)",
+        "play a move: d4e4 in Avalam (the tower on d4 onto e4), C in Awale (a pit)",
     ),
     ("moves", "list your legal moves"),
     ("hint", "pion's suggestion for you, with its score"),
@@ -214,23 +214,20 @@ impl Play {
                 ["show"] => self.draw()?,
                 ["moves"] => {
                     let legal = self.engine.legal()?;
-                    say!(
-                        "your legal moves:{}",
-                        legal.iter().map(|m| format!(" {m}")).collect::<String>()
-                    );
+                    say!("{}", wrap_words("your legal moves:", &legal, 72));
                 }
                 ["hint"] => self.hint()?,
                 ["undo"] => self.undo()?,
                 [word] if !COMMANDS.iter().any(|(name, _)| *name == word) => {
+                    let before = self.captured()?;
                     match self.engine.command(&Command::Play(word.to_string()))? {
                         Ok(()) => {
                             self.moves.push(word.to_string());
                             self.draw()?;
+                            self.announce_capture(before, "you capture")?;
                         }
-                        Err(reason) => {
-                            say!("{reason}");
-                            self.draw()?;
-                        }
+                        // The board is still on screen: one line, no redraw.
+                        Err(reason) => say!("{reason} (type moves for your legal moves)"),
                     }
                 }
                 _ => say!(
@@ -246,6 +243,7 @@ impl Play {
     /// pion searches and plays its move.
     fn engine_moves(&mut self) -> Result<()> {
         say!("pion is thinking ({} ms)...", self.options.movetime);
+        let before = self.captured()?;
         let answer = self.engine.search(self.options.movetime)?;
         if let Err(error) = self.engine.command(&Command::Play(answer.best.clone()))? {
             bail!("pion's move {} was refused: {error}", answer.best);
@@ -255,7 +253,29 @@ impl Play {
             .map(|(s, bound)| format!(" ({})", describe(s, bound)));
         say!("pion plays {}{}", answer.best, score.unwrap_or_default());
         self.moves.push(answer.best);
-        self.draw()
+        self.draw()?;
+        self.announce_capture(before, "pion captures")
+    }
+
+    /// The seeds each player has captured (Awale; none in Avalam), from the engine's position.
+    fn captured(&mut self) -> Result<Option<[u32; 2]>> {
+        if self.options.game != GameKind::Awale {
+            return Ok(None);
+        }
+        Ok(board::awale_captures(&self.engine.position()?))
+    }
+
+    /// Says how many seeds the move just played took, if it took any.
+    fn announce_capture(&mut self, before: Option<[u32; 2]>, who: &str) -> Result<()> {
+        let (Some(before), Some(after)) = (before, self.captured()?) else {
+            return Ok(());
+        };
+        let gained: u32 = (0..2).map(|k| after[k].saturating_sub(before[k])).sum();
+        if gained > 0 {
+            let s = if gained == 1 { "" } else { "s" };
+            say!("{who} {gained} seed{s}.");
+        }
+        Ok(())
     }
 
     /// pion's suggestion for the person, searched at level max whatever the opponent's level.
@@ -313,7 +333,10 @@ impl Play {
         let position = self.engine.position()?;
         let last = self.moves.last().map(String::as_str);
         let drawn = match self.options.game {
-            GameKind::Avalam => board::avalam(&position, last, self.style),
+            GameKind::Avalam => {
+                let shape = board::avalam_shape(self.options.position.as_deref());
+                board::avalam(&position, last, &shape, self.style)
+            }
             GameKind::Awale => board::awale(&position, last, self.style),
         };
         match drawn {
@@ -330,16 +353,54 @@ impl Play {
         }
         let status = self.engine.status()?;
         if status.turn.is_some() {
-            let [p1, p2] = status.score;
-            let (you, pion) = if self.options.side == 1 {
-                (p1, p2)
-            } else {
-                (p2, p1)
-            };
-            say!("score: you {you}, pion {pion}");
+            let captured = board::awale_captures(&position);
+            say!(
+                "{}",
+                score_sentence(status.score, captured, self.options.side)
+            );
         }
         Ok(())
     }
+}
+
+/// The score from the player's side (`side`): in Awale the seeds captured, then what each
+/// would have if the game ended now; in Avalam the towers each has on top.
+fn score_sentence(score: [u32; 2], captured: Option<[u32; 2]>, side: u8) -> String {
+    let mine = |pair: [u32; 2]| {
+        if side == 1 {
+            (pair[0], pair[1])
+        } else {
+            (pair[1], pair[0])
+        }
+    };
+    let (you, pion) = mine(score);
+    match captured {
+        Some(pair) => {
+            let (c_you, c_pion) = mine(pair);
+            format!(
+                "captured: you {c_you}, pion {c_pion}; with the seeds on each side, the result if the game ended now: you {you}, pion {pion}"
+            )
+        }
+        None => format!("towers on top: you {you}, pion {pion} (the result if the game ended now)"),
+    }
+}
+
+/// `head` and the words after it, in lines of at most `width` characters, no word broken.
+fn wrap_words(head: &str, words: &[String], width: usize) -> String {
+    let mut out = head.to_string();
+    let mut line = head.len();
+    for word in words {
+        if line + 1 + word.len() > width {
+            out.push_str("\n ");
+            line = 1;
+        } else {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += word.len();
+    }
+    out
 }
 
 /// `setoption name <name> value <value>`.
@@ -396,6 +457,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn moves_are_listed_without_a_move_broken_across_lines() {
+        let moves: Vec<String> = (0..60)
+            .map(|i| format!("a{}b{}", i % 9 + 1, i % 9 + 1))
+            .collect();
+        let text = wrap_words("your legal moves:", &moves, 72);
+        assert!(text.lines().all(|l| l.len() <= 72), "{text}");
+        let words: Vec<&str> = text.split_whitespace().skip(3).collect();
+        assert_eq!(words, moves.iter().map(String::as_str).collect::<Vec<_>>());
+        assert!(text.lines().count() > 1);
+    }
+
+    #[test]
     fn results_and_scores_in_words() {
         fn over(line: &str) -> Status {
             match pion_protocol::parse_heard(line) {
@@ -424,6 +497,14 @@ mod tests {
             "score win 3: a win by 3 or more"
         );
         assert_eq!(describe(Score::Draw, false), "score draw: a proven draw");
+        assert_eq!(
+            score_sentence([23, 25], Some([3, 5]), 2),
+            "captured: you 5, pion 3; with the seeds on each side, the result if the game ended now: you 25, pion 23"
+        );
+        assert_eq!(
+            score_sentence([12, 10], None, 1),
+            "towers on top: you 12, pion 10 (the result if the game ended now)"
+        );
         assert_eq!(
             describe(Score::Loss(2), false),
             "score loss 2: a proven loss by 2"

@@ -1,34 +1,34 @@
 // The play and analysis page: the game on the board, whose turn it is and who plays it, engines
-// thinking, the move list. The rules come from a pion process ("rules"); the players and the
-// analyser are engine processes of their own ("p1", "p2", "an").
+// thinking, clocks. The rules come from a pion process ("rules"); the players and the analyser
+// are engine processes of their own ("p1", "p2", "an"). panel.js draws; this file decides.
 
-import { Bridge } from "./engine.js";
-import { Rules, parsePosition, moveParts } from "./game.js";
-import { drawBoard, drawOverlay } from "./board.js";
+import { parsePosition, moveParts, cellName } from "./game.js";
 import { initViewer } from "./viewer.js";
-import { $, message, clearMessages, scoreText, formatCount, optionControl } from "./ui.js";
+import { $, message, clearMessages, optionControl } from "./ui.js";
+import { state, turnAt, isEngine, keyAt, gameOver } from "./state.js";
+import { render, renderThinking, renderClocks, drawPosition, drawLine, humanToMove } from "./panel.js";
+import { Clock, parseTc } from "./clock.js";
+import { capturedPits, animateSowing } from "./sow.js";
+import { initFiles } from "./files.js";
+import * as store from "./store.js";
+import {
+  bridge, rules, rulesEngine, playerEngine, analyser, startPlayer, saveSeats, preparePlayer,
+  positionCommand, goParams, prepareAnalyser,
+} from "./seats.js";
 
 // Engines' moves are paced so that a fast game can be followed (`?pace=MS` to change it). A
 // ply costs the page about eight messages, so 50 ms at least keeps two engines under the
 // server's default limit of 200 messages a second.
 const MIN_PLY_MS = Math.max(50, Number(new URLSearchParams(location.search).get("pace") ?? 200) || 0);
+/** Milliseconds a seed for each sowing speed. */
+const SOW_MS = { off: 0, fast: 60, normal: 140, slow: 300 };
+/** pion accepts a draw when its own score is a proven draw or loss, or this many cp or worse. */
+const DRAW_ACCEPT_CP = -50;
 
-const state = {
-  games: [], variants: {}, engines: [],
-  game: "avalam", variant: "standard", start: "startpos", moves: [], ply: 0,
-  view: null, selected: null, paused: false, step: false,
-  analysis: false, hint: null, replay: null,
-  players: [{ kind: "human", options: {} }, { kind: "human", options: {} }],
-};
 let epoch = 0;
-let thinking = null; // {label, info, side}
 let frame = 0;
 
-const bridge = new Bridge(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-const rulesEngine = bridge.engine("rules");
-const rules = new Rules(rulesEngine);
-const playerEngine = (k) => bridge.engine(`p${k + 1}`);
-const analyser = bridge.engine("an");
+const redraw = () => render(onBoardClick, show);
 
 // ---------------------------------------------------------------- failures --------------------
 
@@ -52,7 +52,7 @@ async function restart(engine) {
       await engine.start(engine.name);
     } else {
       const k = Number(engine.id[1]) - 1;
-      await startPlayer(k, state.players[k].kind);
+      await startPlayer(k, state.players[k].kind, redraw);
     }
     await refresh();
   } catch (e) {
@@ -68,17 +68,21 @@ for (const id of ["rules", "p1", "p2", "an"]) {
   };
 }
 
+const quiet = (e, engine) => e.message === "stopped" || e.message === "restarted" || e === engine.failure;
+
 // ---------------------------------------------------------------- the position ----------------
 
 /** Shows the position after `ply` moves of the current line, then lets engines play or analyse. */
 async function show(ply) {
   const my = ++epoch;
+  const from = state.ply;
   state.target = ply;
   state.selected = null;
   state.hint = null;
+  state.hintText = "";
   // No move is taken on the old position while the new one loads.
   state.busy = true;
-  drawPosition();
+  drawPosition(onBoardClick);
   await stopSearches();
   let view;
   try {
@@ -86,17 +90,37 @@ async function show(ply) {
   } catch (e) {
     if (my === epoch) {
       state.busy = false;
-      drawPosition();
+      drawPosition(onBoardClick);
       message(`The position cannot be shown: ${e.message}`, e.stderr);
     }
     return;
   }
   if (my !== epoch) return;
+  const pos = parsePosition(state.game, view.position);
+  state.positions.set(keyAt(ply), pos);
+  let before = ply > 0 ? state.positions.get(keyAt(ply - 1)) : null;
+  if (!before && ply > 0 && state.game === "awale") {
+    // A jump: the position before is asked for, to mark what the move captured.
+    try {
+      before = parsePosition("awale", (await rules.load(state.start, state.moves.slice(0, ply - 1))).position);
+      state.positions.set(keyAt(ply - 1), before);
+    } catch { before = null; }
+    if (my !== epoch) return;
+  }
+  const pit = ply > 0 ? moveParts("awale", state.moves[ply - 1])?.pit : undefined;
+  state.captured = state.game === "awale" && before && pit !== undefined ? capturedPits(before, pit, pos) : [];
+  // A move just played forward is sown seed by seed (not a jump, not a step back).
+  if (state.game === "awale" && before && pit !== undefined && ply === from + 1 && SOW_MS[state.sow]) {
+    const current = () => my === epoch;
+    const shown = await animateSowing(before, pit, SOW_MS[state.sow], (p, k) => drawPosition(onBoardClick, { ...p, game: "awale" }, k), current);
+    if (!shown) return;
+  }
   state.busy = false;
   state.ply = ply;
-  state.view = { ...view, pos: parsePosition(state.game, view.position) };
-  thinking = null;
-  render();
+  state.view = { ...view, pos };
+  store.writeGame({ game: state.game, variant: state.variant, start: state.start, moves: state.moves, ply });
+  syncClock();
+  redraw();
   analyse(my);
   playTurn(my);
 }
@@ -107,8 +131,12 @@ function refresh() {
 }
 
 /** Plays `move` at the current ply: later moves of the line are replaced. */
-function play(move) {
+function play(move, charged = false) {
+  if (state.clock && !charged && state.ply === state.moves.length) chargeMove(turnAt(state.ply));
+  state.keepFields = null;
   state.moves = state.moves.slice(0, state.ply).concat(move);
+  state.clockAt = state.clockAt.slice(0, state.ply + 1);
+  if (state.clock) state.clockAt[state.ply + 1] = state.clock.snapshot();
   show(state.ply + 1);
 }
 
@@ -116,91 +144,76 @@ async function stopSearches() {
   await Promise.all([playerEngine(0), playerEngine(1), analyser].map((e) => e.stop()));
 }
 
-function humanToMove() {
-  const v = state.view;
-  if (!v || v.status.over || state.busy) return false;
-  return state.ply < state.moves.length || state.replay || state.players[v.status.turn - 1].kind === "human";
+// ---------------------------------------------------------------- clocks ------------------------
+
+/** The mover's time stops and gets its increment. */
+function chargeMove(side) {
+  state.clock.moved(side);
+}
+
+/** The clock runs for the side to move at the end of the line, while the game is played. */
+function syncClock() {
+  const c = state.clock;
+  if (!c) return;
+  const live = state.view && state.ply === state.moves.length && !state.view.status.over;
+  if (live && !state.outcome && !state.paused && !state.replay) c.run(state.view.status.turn);
+  else c.halt();
+  renderClocks();
+}
+
+function tick() {
+  const c = state.clock;
+  if (!c) return;
+  renderClocks();
+  if (c.side && c.remaining(c.side) <= 0) {
+    const side = c.side;
+    c.halt();
+    c.left[side - 1] = 0;
+    finish({ winner: 3 - side, loser: side, reason: "time" });
+  }
+}
+
+/** Ends the game at the board (resignation, a flag, an agreed draw): engines stop. */
+function finish(outcome) {
+  state.outcome = outcome;
+  epoch++;
+  stopSearches();
+  if (state.clock) state.clock.halt();
+  state.busy = false;
+  redraw();
 }
 
 // ---------------------------------------------------------------- engines -----------------------
 
-/** Starts the engine `name` for seat `k` and builds its option controls from its `option` lines. */
-async function startPlayer(k, name) {
-  const engine = playerEngine(k);
-  const box = $(`options-${k + 1}`);
-  box.replaceChildren();
-  if (name === "human") { engine.kill(); return; }
-  await engine.start(name);
-  // The level in sight, the rest of the engine's own options folded away.
-  const more = document.createElement("details");
-  const summary = document.createElement("summary");
-  summary.textContent = "more options";
-  more.appendChild(summary);
-  for (const option of engine.options) {
-    if (["Game", "Variant"].includes(option.name) || option.type === "button") continue;
-    const value = state.players[k].options[option.name] ?? option.def;
-    const control = optionControl(option, value, (v) => {
-      state.players[k].options[option.name] = v;
-      engine.prepared = null;
-    });
-    (option.name === "Level" ? box : more).appendChild(control);
-  }
-  if (more.children.length > 1) box.appendChild(more);
-}
-
-/** Gets seat `k`'s engine ready for this game: newgame, the variant and the chosen options. */
-async function preparePlayer(k) {
-  const engine = playerEngine(k);
-  const key = JSON.stringify([state.game, state.variant, state.players[k].options]);
-  // A start under way (the seat was just changed) is waited for, not started again.
-  if (engine.starting) await engine.starting.catch(() => {});
-  if (engine.prepared === key && engine.alive) return engine;
-  if (!engine.alive) await startPlayer(k, state.players[k].kind);
-  if (engine.games.length && !engine.games.includes(state.game)) {
-    throw new Error(`${engine.name} (player ${k + 1}) does not play ${state.game} (its game lines: ${engine.games.join(", ")})`);
-  }
-  const lines = [`newgame ${state.game}`];
-  if (state.variant !== "standard") lines.push(`setoption name Variant value ${state.variant}`);
-  for (const [name, value] of Object.entries(state.players[k].options)) lines.push(`setoption name ${name} value ${value}`);
-  const errors = await engine.sync(lines);
-  for (const error of errors) message(`${engine.name} (player ${k + 1}): ${error}`);
-  engine.prepared = key;
-  return engine;
-}
-
-function positionCommand(moves) {
-  const head = state.start === "startpos" ? "position startpos" : `position ${state.start}`;
-  return moves.length ? `${head} moves ${moves.join(" ")}` : head;
-}
-
 /** If an engine is to move at the end of the line, it plays. */
 async function playTurn(my) {
   const v = state.view;
-  if (v.status.over || state.ply < state.moves.length || state.replay) return;
+  if (gameOver() || state.ply < state.moves.length || state.replay) return;
   const k = v.status.turn - 1;
-  const player = state.players[k];
-  if (player.kind === "human") return;
+  if (!isEngine(k + 1)) return;
   if (state.paused && !state.step) return;
   state.step = false;
   const began = performance.now();
   try {
     const engine = await preparePlayer(k);
     if (my !== epoch) return;
-    const ms = Math.max(10, Number($(`time-${k + 1}`).value) || 1000);
+    const { params, deadline } = goParams(k);
+    const key = keyAt(state.ply);
     engine.send(positionCommand(state.moves.slice(0, state.ply)));
-    const move = await engine.go(`movetime ${ms}`, (info) => think(`${engine.name} · player ${k + 1}`, info, k + 1), ms + 5000);
+    const move = await engine.go(params, (info) => think(`${engine.name} · player ${k + 1}`, info, k + 1, key, k + 1), deadline);
     if (my !== epoch) return;
     if (!v.legal.includes(move)) {
       message(`${engine.name} (player ${k + 1}) played '${move}', which is not a legal move here; the game is paused`);
       setPaused(true);
       return;
     }
+    if (state.clock) chargeMove(k + 1);
     const wait = MIN_PLY_MS - (performance.now() - began);
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    if (my === epoch) play(move);
+    if (my === epoch) play(move, true);
   } catch (e) {
     // An engine that died was reported by onFailure already; a hang is reported here.
-    if (my === epoch && e.message !== "stopped" && e.message !== "restarted" && e !== playerEngine(k).failure) {
+    if (my === epoch && !quiet(e, playerEngine(k))) {
       message(e.message, e.stderr, "Restart", () => restart(playerEngine(k)));
       setPaused(true);
     }
@@ -211,131 +224,63 @@ async function playTurn(my) {
 async function analyse(my) {
   if (!state.analysis || !state.view || state.view.status.over) return;
   try {
-    if (!analyser.alive || analyser.name !== $("analysis-engine").value) {
-      await analyser.start($("analysis-engine").value);
-    }
-    const errors = await analyser.sync([`newgame ${state.game}`, ...(state.variant !== "standard" ? [`setoption name Variant value ${state.variant}`] : [])]);
-    for (const error of errors) message(`${analyser.name} (analysis): ${error}`);
+    await prepareAnalyser();
     if (my !== epoch) return;
+    const key = keyAt(state.ply);
     analyser.send(positionCommand(state.moves.slice(0, state.ply)));
-    await analyser.go("infinite", (info) => think(`${analyser.name} · analysis`, info, state.view.status.turn));
+    await analyser.go("infinite", (info) => think(`${analyser.name} · analysis`, info, state.view.status.turn, key));
   } catch (e) {
-    if (my === epoch && e.message !== "stopped" && e.message !== "restarted" && e !== analyser.failure) message(e.message, e.stderr, "Restart", () => restart(analyser));
+    if (my === epoch && !quiet(e, analyser)) message(e.message, e.stderr, "Restart", () => restart(analyser));
   }
 }
 
-/** Shows the best move: the analysis line's first move, or a short search of its own. */
+/** A move in words: which tower goes onto which, or which pit is sown. */
+function inWords(move) {
+  const pos = state.view.pos;
+  if (state.game === "avalam") {
+    const p = moveParts("avalam", move);
+    if (!p) return move;
+    const h = (i) => (pos.cells[i] ? pos.cells[i].h : 0);
+    return `${move}: the tower of ${h(p.from)} on ${cellName(p.from)} onto the tower of ${h(p.to)} on ${cellName(p.to)}`;
+  }
+  const p = moveParts("awale", move);
+  return p ? `${move}: sow pit ${move} (${pos.pits[p.pit]} seeds)` : move;
+}
+
+/** Shows the best move, in words and alone on the board: the analysis line's first move, or a search. */
 async function hint() {
-  if (!state.view || state.view.status.over) return;
-  if (thinking && thinking.info.pv && thinking.info.pv.length) {
-    state.hint = thinking.info.pv[0];
-    drawLine();
-    return;
+  if (!state.view || gameOver()) return;
+  const key = keyAt(state.ply);
+  const t = state.thinking;
+  let move = t && t.key === key && t.info.pv && t.info.pv.length ? t.info.pv[0] : null;
+  if (!move) {
+    const my = epoch;
+    try {
+      await prepareAnalyser();
+      analyser.send(positionCommand(state.moves.slice(0, state.ply)));
+      move = await analyser.go("movetime 1000", (info) => think(`${analyser.name} · hint`, info, state.view.status.turn, key), 6000);
+    } catch (e) {
+      if (e.message !== "stopped") message(e.message, e.stderr);
+      return;
+    }
+    if (my !== epoch) return;
   }
-  const my = epoch;
-  try {
-    if (!analyser.alive) await analyser.start($("analysis-engine").value);
-    await analyser.sync([`newgame ${state.game}`, ...(state.variant !== "standard" ? [`setoption name Variant value ${state.variant}`] : [])]);
-    analyser.send(positionCommand(state.moves.slice(0, state.ply)));
-    const move = await analyser.go("movetime 1000", (info) => think(`${analyser.name} · hint`, info, state.view.status.turn), 6000);
-    if (my === epoch) { state.hint = move; drawLine(); }
-  } catch (e) {
-    if (e.message !== "stopped") message(e.message, e.stderr);
-  }
+  state.hint = move;
+  state.hintText = `Hint: ${inWords(move)}`;
+  drawLine();
+  renderThinking();
 }
 
 /** Keeps the latest info line; the panel and the board are redrawn once a frame at most. */
-function think(label, info, side) {
-  const prev = thinking && thinking.label === label ? thinking.info : {};
-  thinking = { label, side, info: { ...prev, ...info } };
+function think(label, info, side, key, seat = null) {
+  const t = state.thinking;
+  const prev = t && t.label === label && t.key === key ? t.info : {};
+  state.thinking = { label, side, key, info: { ...prev, ...info } };
+  if (seat) state.seatThought[seat] = { side, info: state.thinking.info };
   if (!frame) frame = requestAnimationFrame(() => { frame = 0; renderThinking(); drawLine(); });
 }
 
-// ---------------------------------------------------------------- drawing -----------------------
-
-function renderThinking() {
-  const t = thinking;
-  $("eval").textContent = t && t.info.score ? scoreText(t.info.score, t.side) : "–";
-  $("eval").className = `eval ${t && t.info.score ? t.info.score.kind : ""}`;
-  const i = t ? t.info : {};
-  $("stats").textContent = t ? `depth ${i.depth ?? "–"}${i.seldepth ? "/" + i.seldepth : ""} · ${formatCount(i.nodes)} nodes · ${formatCount(i.nps)} nps` : "";
-  $("pv").textContent = t && i.pv ? i.pv.join(" ") : "";
-  $("think-source").textContent = t ? t.label : (state.analysis ? "" : "Turn on Analyse, or ask for a hint.");
-}
-
-function boardView() {
-  const v = state.view;
-  return {
-    pos: v.pos,
-    legal: humanToMove() ? v.legal : [],
-    interactive: humanToMove(),
-    selected: state.selected,
-    lastMove: state.ply > 0 ? state.moves[state.ply - 1] : null,
-    pv: thinking && thinking.info.pv ? thinking.info.pv : [],
-    hint: state.hint,
-  };
-}
-
-function drawPosition() {
-  if (state.view) drawBoard($("board"), boardView(), onBoardClick);
-}
-
-function drawLine() {
-  if (state.view) drawOverlay($("board"), boardView());
-}
-
-function render() {
-  const v = state.view;
-  drawPosition();
-  renderThinking();
-  const name = (k) => (state.players[k].kind === "human" ? "Human" : state.players[k].kind);
-  const colours = state.game === "avalam" ? ["yellow", "red"] : ["A–F", "a–f"];
-  for (const k of [0, 1]) {
-    $(`who-${k + 1}`).textContent = `Player ${k + 1} (${colours[k]}) · ${name(k)}`;
-    $(`bar-${k + 1}`).classList.toggle("to-move", !v.status.over && v.status.turn === k + 1);
-  }
-  $("turn").textContent = v.status.over ? "Game over" : `Player ${v.status.turn} to move`;
-  $("score").textContent = `Score ${v.status.score[0]} – ${v.status.score[1]}`;
-  const result = $("result");
-  result.hidden = !v.status.over;
-  if (v.status.over) {
-    const [a, b] = v.status.score;
-    const reason = { nomoves: "no move left", captures: "more than half the seeds captured", repetition: "a position repeated" }[v.status.reason] || v.status.reason;
-    result.textContent = v.status.draw ? `Draw ${a} – ${b}` : `Player ${v.status.winner} wins ${a} – ${b}, by ${Math.abs(a - b)}`;
-    result.title = reason;
-    result.dataset.reason = reason;
-  }
-  // A field being edited is left alone: an engine's move must not undo the typing.
-  if (document.activeElement !== $("position")) $("position").value = v.position;
-  if (document.activeElement !== $("move-text")) $("move-text").value = state.moves.join(" ");
-  $("ply").textContent = `ply ${state.ply} of ${state.moves.length}`;
-  renderMoves();
-  $("pause").textContent = state.paused ? "Resume" : "Pause";
-}
-
-function renderMoves() {
-  const list = $("moves");
-  list.replaceChildren();
-  for (let i = 0; i < state.moves.length; i += 2) {
-    const li = document.createElement("li");
-    const number = document.createElement("span");
-    number.className = "number";
-    number.textContent = `${i / 2 + 1}.`;
-    li.appendChild(number);
-    for (const j of [i, i + 1]) {
-      if (j >= state.moves.length) break;
-      const b = document.createElement("button");
-      b.className = `move${j + 1 === state.ply ? " current" : ""}`;
-      b.textContent = state.moves[j];
-      b.dataset.ply = j + 1;
-      b.addEventListener("click", () => show(j + 1));
-      li.appendChild(b);
-    }
-    list.appendChild(li);
-  }
-  const current = list.querySelector(".current");
-  if (current) current.scrollIntoView({ block: "nearest" });
-}
+// ---------------------------------------------------------------- the player's actions ---------
 
 function onBoardClick(target) {
   const v = state.view;
@@ -351,46 +296,145 @@ function onBoardClick(target) {
   }
   const movable = v.legal.some((m) => moveParts("avalam", m).from === target);
   state.selected = movable && state.selected !== target ? target : null;
-  drawPosition();
+  drawPosition(onBoardClick);
 }
 
 function setPaused(paused) {
   state.paused = paused;
   $("pause").textContent = paused ? "Resume" : "Pause";
+  syncClock();
+}
+
+/** Takes back a move; against an engine, its reply and your move, so that it is your turn again. */
+function undo() {
+  if (state.ply === 0) return;
+  let to = state.ply - 1;
+  const mover = turnAt(to);
+  if (isEngine(mover) && !isEngine(3 - mover) && to > 0) to -= 1;
+  state.moves = state.moves.slice(0, state.ply);
+  state.outcome = null;
+  if (state.clock && state.clockAt[to]) state.clock.restore(state.clockAt[to]);
+  // Engines against each other stop there; a person to move needs no pause.
+  if (isEngine(turnAt(to))) setPaused(true);
+  show(to);
+}
+
+/** The one person at the board resigns (with two, the side to move). */
+function resign() {
+  if (gameOver() || !state.view) return;
+  const humans = [1, 2].filter((k) => !isEngine(k));
+  if (!humans.length) return;
+  const loser = humans.length === 1 ? humans[0] : state.view.status.turn;
+  finish({ winner: 3 - loser, loser, reason: "resignation" });
+}
+
+/** A draw offered: agreed between two people; an engine accepts when its own score says so. */
+async function offerDraw() {
+  if (gameOver() || !state.view) return;
+  const engines = [1, 2].filter(isEngine);
+  if (engines.length === 0) { finish({ winner: 0, reason: "agreement" }); return; }
+  if (engines.length === 2) return;
+  const k = engines[0];
+  if (state.view.status.turn === k || state.ply < state.moves.length) {
+    message(`Offer the draw on your own turn, at the end of the game: ${state.players[k - 1].kind} is thinking or the board shows an earlier move.`);
+    return;
+  }
+  const my = epoch;
+  let score = null;
+  try {
+    const engine = await preparePlayer(k - 1);
+    // Its judgement at its strongest (a weak level searches without a score); the seat's own
+    // options are sent again before its next move.
+    const level = engine.options.find((o) => o.name === "Level");
+    if (level && level.vars.includes("max")) { await engine.sync(["setoption name Level value max"]); engine.prepared = null; }
+    engine.send(positionCommand(state.moves.slice(0, state.ply)));
+    await engine.go("movetime 500", (info) => { if (info.score) score = info.score; }, 5500);
+  } catch (e) {
+    if (!quiet(e, playerEngine(k - 1))) message(e.message, e.stderr);
+    return;
+  }
+  if (my !== epoch) return;
+  // The search was of your turn: its score is yours, the engine's is the opposite.
+  const own = !score ? null : score.kind === "win" ? "loss" : score.kind === "loss" ? "win" : score.kind === "draw" ? "draw" : -score.value;
+  const accepts = own === "loss" || own === "draw" || (typeof own === "number" && own <= DRAW_ACCEPT_CP);
+  if (accepts) finish({ winner: 0, reason: "agreement" });
+  else message(`${state.players[k - 1].kind} declines the draw: it plays on${typeof own === "number" ? ` (its score ${own > 0 ? "+" : ""}${(own / 100).toFixed(2)})` : ""}.`);
+}
+
+/** The same players, colours swapped, a new game. */
+async function rematch() {
+  state.players.reverse();
+  const times = [$("time-2").value, $("time-1").value];
+  for (const k of [0, 1]) { $(`kind-${k + 1}`).value = state.players[k].kind; $(`time-${k + 1}`).value = times[k]; }
+  saveSeats();
+  try {
+    await Promise.all([0, 1].map((k) => startPlayer(k, state.players[k].kind, redraw)));
+  } catch (e) { message(e.message, e.stderr); }
+  await newGame();
 }
 
 // ---------------------------------------------------------------- setup -------------------------
 
-async function newGame(start = "startpos", moves = []) {
-  state.replay = null;
-  $("replay-banner").hidden = true;
+/** One sentence for a refused set-up: the engine's words without the command's prefix. */
+function cleanError(text) {
+  let t = text.replace(/^(error\s+)?position:\s*/, "");
+  t = t.replace(/^move (\d+) \((\S+)\): illegal move \S+: /, "move $1 ($2) is illegal: ");
+  return /[.)]$/.test(t) ? t : `${t}.`;
+}
+
+/**
+ * Starts a game of the selected game and variant from `start` with `moves` played. On a refusal
+ * the game on the board stays, and so does the text that was typed.
+ */
+async function newGame(start = "startpos", moves = [], what = null) {
   clearMessages();
-  state.game = $("game").value;
-  state.variant = $("variant").value || "standard";
+  const game = $("game").value;
+  const variant = $("variant").value || "standard";
   epoch++;
   await stopSearches();
   try {
-    await rules.setGame(state.game, state.variant);
-  } catch (e) {
-    message(e.message, e.stderr);
-    return;
-  }
-  try {
+    await rules.setGame(game, variant);
     await rules.load(start, moves);
   } catch (e) {
-    // The engine's own words on what is wrong; the game on the board stays as it was.
-    message(`Cannot set up this position: ${e.message}`, e.stderr);
-    await refresh();
-    return;
+    message(what ? `${what}: ${cleanError(e.message)}` : e.message, e.stderr);
+    state.keepFields = { position: $("position").value, moves: $("move-text").value };
+    $("game").value = state.game;
+    fillVariants();
+    $("variant").value = state.variant;
+    await rules.setGame(state.game, state.variant).catch(() => {});
+    if (state.view) await refresh();
+    return false;
   }
+  state.replay = null;
+  $("replay-banner").hidden = true;
+  state.keepFields = null;
+  state.game = game;
+  state.variant = variant;
   state.start = start;
   state.moves = moves;
+  state.outcome = null;
+  state.thinking = null;
+  state.seatThought = { 1: null, 2: null };
+  state.positions = new Map();
+  state.ply = moves.length;
+  // Playing the second player against an engine, your own row is at the bottom.
+  state.flip = isEngine(1) && !isEngine(2);
+  state.clock = state.tc ? new Clock(state.tc) : null;
+  state.clockAt = [];
+  if (state.clock) state.clockAt[moves.length] = state.clock.snapshot();
   await show(moves.length);
+  return true;
 }
 
 function fillVariants() {
   const select = $("variant");
   select.replaceChildren(...(state.variants[$("game").value] || ["standard"]).map((v) => new Option(v, v)));
+}
+
+/** Whether a change that ends the game on the board may go ahead (asked mid-game only). */
+function mayEndGame(what) {
+  if (!state.moves.length || gameOver() || state.replay) return true;
+  return window.confirm(`${what}? The game on the board ends (save it first if you want it).`);
 }
 
 async function onHello(hello) {
@@ -400,7 +444,6 @@ async function onHello(hello) {
     $(`kind-${k}`).replaceChildren(new Option("Human", "human"), ...hello.engines.map((n) => new Option(`Engine: ${n}`, n)));
   }
   $("analysis-engine").replaceChildren(...hello.engines.map((n) => new Option(n, n)));
-  $("kind-2").value = hello.engines[0];
   try {
     await rulesEngine.start(hello.engines.includes("pion") ? "pion" : hello.engines[0]);
     const variant = rulesEngine.options.find((o) => o.name === "Variant");
@@ -412,19 +455,37 @@ async function onHello(hello) {
   }
   $("game").replaceChildren(...state.games.map((g) => new Option(g[0].toUpperCase() + g.slice(1), g)));
   fillVariants();
-  state.players[1].kind = $("kind-2").value;
-  try { await startPlayer(1, state.players[1].kind); } catch (e) { message(e.message, e.stderr); }
-  setLevel(1, "basic");
-  await newGame();
-  initViewer(hello.records, replay);
-}
-
-function setLevel(k, level) {
-  const select = document.querySelector(`#options-${k + 1} select[data-option="Level"]`);
-  if (select && [...select.options].some((o) => o.value === level)) {
-    select.value = level;
-    select.dispatchEvent(new Event("change"));
+  // The seats as they were before a reload; at first, you against the first engine.
+  const prefs = store.readPrefs();
+  const seats = prefs.seats || [{ kind: "human", options: {} }, { kind: hello.engines[0], options: {} }];
+  seats.forEach((s, k) => {
+    if (s.kind !== "human" && !hello.engines.includes(s.kind)) return;
+    state.players[k] = { kind: s.kind, options: s.options || {}, time: s.time || 1000 };
+    $(`kind-${k + 1}`).value = s.kind;
+    $(`time-${k + 1}`).value = state.players[k].time;
+  });
+  try { state.tc = parseTc(prefs.tc || ""); } catch { state.tc = null; }
+  $("tc").value = prefs.tc || "";
+  state.sow = prefs.sow in SOW_MS ? prefs.sow : "normal";
+  $("sow").value = state.sow;
+  for (const k of [0, 1]) {
+    try { await startPlayer(k, state.players[k].kind, redraw); } catch (e) { message(e.message, e.stderr); }
   }
+  // The game before the reload, or the one of a shared link.
+  const saved = store.readGame();
+  let loaded = false;
+  if (saved && state.games.includes(saved.game)) {
+    $("game").value = saved.game;
+    fillVariants();
+    $("variant").value = saved.variant;
+    loaded = await newGame(saved.start, saved.moves, "The saved game was not restored");
+    if (loaded && saved.ply < saved.moves.length) {
+      state.clock && state.clock.halt();
+      await show(saved.ply);
+    }
+  }
+  if (!loaded) await newGame();
+  initViewer(hello.records, replay);
 }
 
 /** Shows a recorded game of the match viewer on the board, at its start. */
@@ -433,8 +494,9 @@ async function replay(record) {
   $("game").value = record.rules;
   fillVariants();
   $("variant").value = record.variant;
-  await newGame(record.start, [...record.opening, ...record.moves]);
+  if (!await newGame(record.start, [...record.opening, ...record.moves])) return;
   state.replay = record;
+  state.clock = null;
   const banner = $("replay-banner");
   banner.hidden = false;
   const detail = record.detail ? ` — ${record.detail}` : "";
@@ -442,38 +504,70 @@ async function replay(record) {
   await show(record.opening.length);
 }
 
+/** What the saved-game buttons need of this page. */
+const filesApi = {
+  rules,
+  open: async (g) => {
+    if (!state.games.includes(g.game)) throw new Error(`this page plays ${state.games.join(" and ")}, not '${g.game}'`);
+    if (!mayEndGame("Open this game")) return;
+    $("game").value = g.game;
+    fillVariants();
+    const variants = state.variants[g.game] || ["standard"];
+    if (g.variant && variants.includes(g.variant)) $("variant").value = g.variant;
+    await newGame(g.start, g.moves, "The game was not opened");
+  },
+};
+
 function wire() {
   document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => {
     document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t === tab));
     $("play").hidden = tab.dataset.tab !== "play";
     $("viewer").hidden = tab.dataset.tab !== "viewer";
   }));
-  $("game").addEventListener("change", () => { fillVariants(); newGame(); });
-  $("variant").addEventListener("change", () => newGame());
-  $("new-game").addEventListener("click", () => newGame());
+  $("game").addEventListener("change", () => {
+    if (!mayEndGame("Change the game")) { $("game").value = state.game; return; }
+    fillVariants();
+    newGame();
+  });
+  $("variant").addEventListener("change", () => {
+    if (!mayEndGame("Change the variant")) { $("variant").value = state.variant; return; }
+    newGame();
+  });
+  for (const id of ["new-game", "new-game-end"]) $(id).addEventListener("click", () => mayEndGame("Start a new game") && newGame());
+  $("rematch").addEventListener("click", rematch);
   for (const k of [0, 1]) {
     $(`kind-${k + 1}`).addEventListener("change", async (e) => {
       state.players[k].kind = e.target.value;
       state.players[k].options = {};
-      try { await startPlayer(k, e.target.value); } catch (err) { message(err.message, err.stderr); }
+      state.flip = isEngine(1) && !isEngine(2);
+      saveSeats();
+      try { await startPlayer(k, e.target.value, redraw); } catch (err) { message(err.message, err.stderr); }
       refresh();
     });
+    $(`time-${k + 1}`).addEventListener("change", (e) => { state.players[k].time = Number(e.target.value) || 1000; saveSeats(); });
   }
+  $("tc").addEventListener("change", () => {
+    try {
+      state.tc = parseTc($("tc").value);
+    } catch (e) { message(e.message); return; }
+    store.writePrefs({ tc: $("tc").value.trim() });
+    for (const k of [1, 2]) $(`time-${k}`).closest("label").hidden = !isEngine(k) || !!state.tc;
+    if (mayEndGame("Start a new game with this clock")) newGame(state.start, []);
+  });
+  $("sow").addEventListener("change", (e) => { state.sow = e.target.value; store.writePrefs({ sow: state.sow }); });
   $("first").addEventListener("click", () => show(0));
   $("back").addEventListener("click", () => state.ply > 0 && show(state.ply - 1));
   $("forward").addEventListener("click", () => state.ply < state.moves.length && show(state.ply + 1));
   $("last").addEventListener("click", () => show(state.moves.length));
-  $("undo").addEventListener("click", () => {
-    if (state.ply === 0) return;
-    state.moves = state.moves.slice(0, state.ply);
-    setPaused(true);
-    show(state.ply - 1);
-  });
+  $("undo").addEventListener("click", undo);
+  $("flip").addEventListener("click", () => { state.flip = !state.flip; redraw(); });
+  $("resign").addEventListener("click", resign);
+  $("offer-draw").addEventListener("click", offerDraw);
   $("pause").addEventListener("click", () => { setPaused(!state.paused); if (!state.paused) refresh(); });
   $("step").addEventListener("click", () => { setPaused(true); state.step = true; playTurn(epoch); });
   $("analysis").addEventListener("change", (e) => {
     state.analysis = e.target.checked;
-    if (!state.analysis) { analyser.stop(); thinking = null; render(); } else refresh();
+    if (!state.analysis) { analyser.stop(); state.thinking = null; redraw(); } else refresh();
   });
   $("analysis-engine").addEventListener("change", () => state.analysis && refresh());
   $("hint").addEventListener("click", hint);
@@ -481,11 +575,11 @@ function wire() {
   $("copy-moves").addEventListener("click", () => copy("move-text"));
   $("set-position").addEventListener("click", () => {
     const text = $("position").value.trim().replace(/^position\s+/, "");
-    newGame(text === "" || text === "startpos" ? "startpos" : text, []);
+    newGame(text === "" || text === "startpos" ? "startpos" : text, [], "The position was not set up");
   });
   $("set-moves").addEventListener("click", () => {
     const moves = $("move-text").value.trim().split(/\s+/).filter(Boolean);
-    newGame(state.start, moves);
+    newGame(state.start, moves, "The moves were not loaded");
   });
   document.addEventListener("keydown", (e) => {
     if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
@@ -494,6 +588,8 @@ function wire() {
     e.preventDefault();
     show(to);
   });
+  initFiles(filesApi);
+  setInterval(tick, 100);
 }
 
 async function copy(id) {

@@ -36,19 +36,30 @@ export function clearMessages(where = "messages") {
   $(where).replaceChildren();
 }
 
-/** A score for the side to move (`side`), told from player 1's point of view. */
-export function scoreText(score, side) {
+/** A score for the side to move (`side`), told from player `pov`'s point of view. */
+export function scoreText(score, side, pov = 1) {
   const bound = score.bound === "lowerbound" ? "≥" : score.bound === "upperbound" ? "≤" : "";
   if (score.kind === "cp") {
-    const v = (side === 1 ? score.value : -score.value) / 100;
-    // A bound on the mover's score is the other bound from player 1's side.
-    const b = side === 1 ? bound : bound === "≥" ? "≤" : bound === "≤" ? "≥" : "";
+    const v = (side === pov ? score.value : -score.value) / 100;
+    // A bound on the mover's score is the other bound from the other side.
+    const b = side === pov ? bound : bound === "≥" ? "≤" : bound === "≤" ? "≥" : "";
     return `${b}${v > 0 ? "+" : ""}${v.toFixed(2)}`;
   }
   if (score.kind === "draw") return "draw (proven)";
   const winner = score.kind === "win" ? side : 3 - side;
   const margin = score.bound ? ` by ≥${score.value}` : ` by ${score.value}`;
   return `P${winner} wins${margin}`;
+}
+
+/** How good a score is for player `pov`, from 0 (lost) to 1 (won), for the evaluation bar. */
+export function scoreShare(score, side, pov = 1) {
+  if (score.kind === "draw") return 0.5;
+  if (score.kind === "cp") {
+    const v = side === pov ? score.value : -score.value;
+    return 1 / (1 + Math.exp(-v / 250));
+  }
+  const winner = score.kind === "win" ? side : 3 - side;
+  return winner === pov ? 1 : 0;
 }
 
 export function formatCount(n) {

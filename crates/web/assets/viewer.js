@@ -81,17 +81,28 @@ function show(view) {
   $("games-panel").hidden = false;
 }
 
+/** A refused file: the old match goes too, so that nobody reads it as this file's. */
+function refuse(text) {
+  clearMessages("viewer-messages");
+  $("summary").hidden = true;
+  $("games-panel").hidden = true;
+  $("games").replaceChildren();
+  $("records-source").textContent = "";
+  // The server's sentence, without the JSON parser's detail in brackets at its end.
+  message(text.replace(/ \([^()]*\bat line \d+ column \d+\)$/, ""), [], null, null, "viewer-messages");
+}
+
 async function load(request) {
   try {
     const response = await request;
     const body = await response.json();
     if (!response.ok) {
-      message(body.error || `the server answered ${response.status}`, [], null, null, "viewer-messages");
+      refuse(body.error || `the server answered ${response.status}`);
       return;
     }
     show(body);
   } catch (e) {
-    message(`The records could not be read: ${e.message}`, [], null, null, "viewer-messages");
+    refuse(`The records could not be read: ${e.message}`);
   }
 }
 

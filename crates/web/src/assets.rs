@@ -5,7 +5,7 @@
 pub const INDEX: &str = include_str!("../assets/index.html");
 
 /// The other files of the page, by the name the page asks for, with their content types.
-const FILES: [(&str, &str, &str); 8] = [
+const FILES: [(&str, &str, &str); 16] = [
     (
         "ui.js",
         "text/javascript; charset=utf-8",
@@ -40,6 +40,46 @@ const FILES: [(&str, &str, &str); 8] = [
         "viewer.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/viewer.js"),
+    ),
+    (
+        "state.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/state.js"),
+    ),
+    (
+        "panel.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/panel.js"),
+    ),
+    (
+        "clock.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/clock.js"),
+    ),
+    (
+        "sow.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/sow.js"),
+    ),
+    (
+        "store.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/store.js"),
+    ),
+    (
+        "record.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/record.js"),
+    ),
+    (
+        "files.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/files.js"),
+    ),
+    (
+        "seats.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/seats.js"),
     ),
     (
         "favicon.svg",

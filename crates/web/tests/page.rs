@@ -9,13 +9,14 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use browser::{Browser, ONE_AT_A_TIME, require, target_dir};
-use common::{Server, broken, pion, pion_binary};
+use browser::{
+    AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, choose, click_move, move_count, quick_opponent,
+    start, target_dir,
+};
+use common::{broken, pion, pion_binary};
 use fantoccini::Locator;
 use fantoccini::key::Key;
 use pion_referee::record::{GameRecord, Reason};
-
-const LONG: Duration = Duration::from_secs(30);
 
 /// pion's answers to `lines` (then `quit`), through a pipe.
 fn ask_pion(lines: &[String]) -> Vec<String> {
@@ -59,108 +60,6 @@ fn expected_end(game: &str, start: &str, moves: &str) -> (String, String) {
     let position = out.iter().find(|l| l.starts_with("position ")).unwrap();
     (position["position ".len()..].to_string(), result)
 }
-
-/// Opens the page and waits until the rules engine has drawn the start position.
-async fn open(server: &Server) -> Browser {
-    let b = Browser::start(1280, 900).await;
-    b.client
-        .goto(&format!("http://{}/?pace=50", server.addr))
-        .await
-        .unwrap();
-    b.wait(
-        "the board",
-        "return document.querySelectorAll('#board .cell').length === 81",
-        LONG,
-    )
-    .await;
-    b
-}
-
-/// A browser test's page: the browser, its server, and the turn of the one browser at a time
-/// (dropped in that order).
-struct Test {
-    b: Browser,
-    _server: Server,
-    _one: tokio::sync::MutexGuard<'static, ()>,
-}
-
-/// Starts a server with `engines` and `args` and opens the page (the browser must be there:
-/// see `require`).
-async fn start(engines: &[Vec<String>], args: &[&str]) -> Test {
-    require();
-    let one = ONE_AT_A_TIME.lock().await;
-    let server = Server::start(engines, args);
-    let b = open(&server).await;
-    Test {
-        b,
-        _server: server,
-        _one: one,
-    }
-}
-
-/// Chooses `value` in the select `css` with a real interaction.
-async fn choose(b: &Browser, css: &str, value: &str) {
-    let select = b.client.find(Locator::Css(css)).await.unwrap();
-    select.select_by_value(value).await.unwrap();
-}
-
-/// Player 2 becomes pion at level greedy, 50 ms a move.
-async fn quick_opponent(b: &Browser) {
-    b.wait(
-        "player 2's options",
-        "return document.querySelector('#options-2 select[data-option=Level]')",
-        LONG,
-    )
-    .await;
-    choose(b, "#options-2 select[data-option=Level]", "greedy").await;
-    let time = b.client.find(Locator::Css("#time-2")).await.unwrap();
-    time.clear().await.unwrap();
-    time.send_keys("50").await.unwrap();
-}
-
-async fn move_count(b: &Browser) -> usize {
-    b.js("return document.getElementById('move-text').value")
-        .await
-        .as_str()
-        .unwrap()
-        .split_whitespace()
-        .count()
-}
-
-/// Clicks one human move (the first legal one): `source`, then `target` if the game has one.
-/// A click that lands on a board being redrawn is tried again; false if no move could be made.
-async fn click_move(b: &Browser, source: &str, target: Option<&str>) -> bool {
-    let before = move_count(b).await;
-    let grew = format!(
-        "return document.getElementById('move-text').value.split(/\\s+/).filter(Boolean).length > {before}"
-    );
-    for _ in 0..20 {
-        let there = format!(
-            "return document.querySelector({})",
-            serde_json::json!(source)
-        );
-        if b.try_wait(&there, LONG).await.is_none() || !b.click(source).await {
-            continue;
-        }
-        if let Some(target) = target {
-            let there = format!(
-                "return document.querySelector({})",
-                serde_json::json!(target)
-            );
-            if b.try_wait(&there, Duration::from_secs(2)).await.is_none() || !b.click(target).await
-            {
-                continue;
-            }
-        }
-        if b.try_wait(&grew, Duration::from_secs(5)).await.is_some() {
-            return true;
-        }
-    }
-    false
-}
-
-const AVALAM_SOURCE: &str = ".hit.movable";
-const AVALAM_TARGET: &str = "g.cell:has(.target) .hit";
 
 /// Clicks human moves (the first legal one) until the game ends; pion answers. `source` and
 /// `target` are the CSS of what to click (target: None for one-click games).
@@ -209,6 +108,7 @@ async fn a_whole_avalam_game_is_played_by_clicking() {
 async fn a_whole_awale_game_is_played_by_clicking() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
+    choose(b, "#sow", "off").await;
     choose(b, "#game", "awale").await;
     b.wait(
         "the Awale board",
@@ -216,6 +116,11 @@ async fn a_whole_awale_game_is_played_by_clicking() {
         LONG,
     )
     .await;
+    // The score said plainly: captures, and the result if the game ended now.
+    assert_eq!(
+        b.text("#score").await,
+        "Captured 0 – 0 · with the seeds on each side: 24 – 24"
+    );
     quick_opponent(b).await;
     play_to_the_end(b, "g.pit:has(.pit-bg.legal) .hit", None).await;
     check_end(b, "awale").await;
@@ -232,7 +137,7 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
     choose(b, "#kind-2", "human").await;
-    // A hint before any analysis: a short search of its own, drawn as an arrow.
+    // A hint before any analysis: a short search of its own, said in words and drawn alone.
     assert!(b.click("#hint").await);
     b.wait(
         "the hint",
@@ -240,6 +145,17 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
         LONG,
     )
     .await;
+    let words = b.text("#hint-text").await;
+    assert!(
+        words.starts_with("Hint: ") && words.contains(": the tower of 1 on "),
+        "{words}"
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('.pv-arrow').length")
+            .await,
+        0,
+        "the hint is drawn alone"
+    );
     assert!(b.click("#analysis").await);
     let pv = b
         .wait(
@@ -327,11 +243,45 @@ async fn analysis_shows_a_line_and_moves_are_undone_and_jumped_to() {
             LONG,
         )
         .await;
+    let text = text.as_str().unwrap();
+    assert!(
+        text.contains(
+            "The position was not set up: bad Avalam position: row 1, column g: height 6"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("up: position:"),
+        "no repeated prefix: {text}"
+    );
+    assert_eq!(ply_text(b).await, "ply 0 of 3");
+    // What was typed stays, to be corrected.
+    let typed = b
+        .js("return document.getElementById('position').value")
+        .await;
+    assert!(typed.as_str().unwrap().ends_with("ry6.. 1"), "{typed}");
+    // Moves that do not load: one sentence, the typing kept, the game unchanged.
+    let field = b.client.find(Locator::Css("#move-text")).await.unwrap();
+    field.clear().await.unwrap();
+    field.send_keys("a5b5 a5b5").await.unwrap();
+    assert!(b.click("#set-moves").await);
+    let text = b
+        .wait(
+            "the moves' error",
+            "return document.getElementById('messages').textContent.includes('not loaded') && document.getElementById('messages').textContent",
+            LONG,
+        )
+        .await;
     assert!(
         text.as_str()
             .unwrap()
-            .contains("bad Avalam position: row 1, column g: height 6"),
+            .contains("The moves were not loaded: move 2 (a5b5) is illegal: a5 is empty."),
         "{text}"
+    );
+    assert_eq!(
+        b.js("return document.getElementById('move-text').value")
+            .await,
+        "a5b5 a5b5"
     );
     assert_eq!(ply_text(b).await, "ply 0 of 3");
     test.b.close().await;
@@ -416,6 +366,18 @@ async fn the_match_viewer_shows_a_match_and_replays_its_games() {
     )
     .await;
     assert!(b.text("#replay-banner").await.contains("beta played 'z9'"));
+    // The seats are the match's engines, and the board takes no click.
+    assert_eq!(b.text("#who-1").await, "Player 1 (A–F) · beta");
+    assert_eq!(b.text("#who-2").await, "Player 2 (a–f) · alpha");
+    assert_eq!(
+        b.js("return document.querySelectorAll('.pit-bg.legal').length")
+            .await,
+        0
+    );
+    let before = b.text("#ply").await;
+    b.click("#board g.pit[data-pit='5'] .hit").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(b.text("#ply").await, before, "a click moved in a replay");
     // The normal game, replayed to its end.
     assert!(b.click("#tab-viewer").await);
     assert!(b.click("#games tr[data-game='0']").await);
@@ -469,6 +431,14 @@ async fn the_match_viewer_shows_a_match_and_replays_its_games() {
             .as_bool()
             .unwrap()
     );
+    // The old match is gone with it, and no JSON parser detail is shown.
+    assert!(
+        b.js("return document.getElementById('summary').hidden && document.getElementById('games-panel').hidden && document.getElementById('records-source').textContent === ''")
+            .await
+            .as_bool()
+            .unwrap()
+    );
+    assert!(!message.as_str().unwrap().contains("column"), "{message}");
     test.b.close().await;
 }
 

@@ -179,3 +179,9 @@ pub fn target_dir() -> PathBuf {
         .expect("target/<profile>/deps/test")
         .to_path_buf()
 }
+
+// The page's helpers need the tests' server (tests/common); the measuring example has none.
+#[cfg(test)]
+mod page;
+#[cfg(test)]
+pub use page::*;
