@@ -5,7 +5,7 @@
 //! `cargo build --release -p pion -p pion-web && cargo run --release -p pion-web --example
 //! page_measure -- 30` (needs /usr/bin/chromium and /usr/bin/chromedriver).
 
-#[path = "../tests/browser/mod.rs"]
+#[path = "../tests/web/browser/mod.rs"]
 mod browser;
 
 use std::io::{BufRead, BufReader};

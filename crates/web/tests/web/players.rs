@@ -4,16 +4,13 @@
 //! its switch, captured pits, dead towers, consistent defaults, and a header on a phone.
 //! Screenshots go to `target/pion-web-*.png`.
 
-mod browser;
-mod common;
-
 use std::time::Duration;
 
-use browser::{
+use crate::browser::{
     AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, ONE_AT_A_TIME, choose, click_move, quick_opponent,
     require, start, target_dir,
 };
-use common::{Server, pion};
+use crate::common::{Server, pion};
 use fantoccini::Locator;
 
 /// The page's field `id`'s value.

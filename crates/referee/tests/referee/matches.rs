@@ -2,9 +2,7 @@
 //! their pairs, the report, concurrency, the logs, SPRT, --maxplies and an openings file, and the
 //! time controls the engines are sent.
 
-mod support;
-
-use support::{mock, records, referee, scratch, stderr, summary};
+use crate::support::{mock, records, referee, scratch, stderr, summary};
 
 #[test]
 fn normal_match_is_recorded_in_consistent_pairs() {

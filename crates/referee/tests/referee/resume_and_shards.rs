@@ -7,9 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-mod support;
-
-use support::{
+use crate::support::{
     REFEREE, assert_all_gone, mock, records, referee, scratch, signal, spawn_referee, stderr,
     strings, summary,
 };

@@ -3,9 +3,7 @@
 
 use std::process::Command;
 
-mod support;
-
-use support::{REFEREE, assert_all_gone, mock, referee, scratch, stderr};
+use crate::support::{REFEREE, assert_all_gone, mock, referee, scratch, stderr};
 
 #[test]
 fn bad_flags_are_usage_errors() {

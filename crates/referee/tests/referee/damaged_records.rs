@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod support;
-
-use support::{mock, referee, scratch, stderr, summary};
+use crate::support::{mock, referee, scratch, stderr, summary};
 
 /// The arguments of a 4-game Awale match between two mock engines, written to `out`.
 fn match_args(cmd: &str, out: &str) -> Vec<String> {

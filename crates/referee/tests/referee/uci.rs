@@ -5,9 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod support;
-
-use support::{records, referee, require_python, scratch, stderr};
+use crate::support::{records, referee, require_python, scratch, stderr};
 
 fn uci_mock(dir: &Path, args: &str) -> String {
     require_python();
@@ -25,7 +23,7 @@ fn log_of(dir: &Path, name: &str) -> String {
 
 /// A match between pion (over its own protocol) and the mock `u` with `u_words`, Awale abapa.
 fn play(dir: &Path, mock: &str, u_words: &[&str], extra: &[&str]) -> std::process::Output {
-    let pion = format!("cmd={}", support::pion());
+    let pion = format!("cmd={}", crate::support::pion());
     let mock = format!("cmd={mock}");
     let mut args = vec!["--game", "awale", "--variant", "grandslam-nocapture"];
     args.extend(["--engine", "name=p", &pion, "option.Level=greedy"]);
@@ -205,7 +203,7 @@ fn bad_uci_engines_lose_with_a_reason() {
 fn proto_uci_is_refused_at_once_for_other_games_and_variants() {
     let dir = scratch("uci-refused");
     let mock = format!("cmd={}", uci_mock(&dir, ""));
-    let pion = format!("cmd={}", support::pion());
+    let pion = format!("cmd={}", crate::support::pion());
     for game in [
         &["--game", "avalam"][..],
         &["--game", "awale"],

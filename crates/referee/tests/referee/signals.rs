@@ -1,9 +1,7 @@
 //! Signals: SIGINT and SIGTERM end the referee with the finished games kept, no forfeit
 //! recorded, and no engine process left behind.
 
-mod support;
-
-use support::{
+use crate::support::{
     assert_all_gone, children_of, mock, records, scratch, signal, signal_unless_gone,
     spawn_referee, stderr, summary, wait_for_exit, wait_for_records,
 };
@@ -49,7 +47,7 @@ fn ctrl_c_keeps_finished_games_and_kills_the_engines() {
 fn sigterm_to_the_referee_and_its_engines_records_no_forfeit() {
     let dir = scratch("sigterm-group");
     // Searching engines: the signal finds the referee waiting for a bestmove.
-    let cmd = format!("cmd={}", support::pion());
+    let cmd = format!("cmd={}", crate::support::pion());
     let child = spawn_referee(
         &dir,
         &[

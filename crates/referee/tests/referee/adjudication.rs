@@ -5,9 +5,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-mod support;
-
-use support::{records, referee, scratch, stderr, summary, ugi_mock_path};
+use crate::support::{records, referee, scratch, stderr, summary, ugi_mock_path};
 
 /// A UGI mock that reports `score` on every move.
 fn scripted(score: &str) -> String {

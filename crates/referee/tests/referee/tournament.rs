@@ -7,9 +7,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-mod support;
-
-use support::{
+use crate::support::{
     assert_all_gone, children_of, engine, records, referee, run, scratch, signal, spawn_referee,
     stderr, strings, summary, wait_for_records,
 };
@@ -337,7 +335,7 @@ fn tournament_arguments_are_refused_in_one_line() {
             three(&["--each", "colour=red"]),
             "bad --engine key 'colour'",
         ),
-        (three(&["--each", "proto=uci"]), "bad proto 'uci'"),
+        (three(&["--each", "proto=xboard"]), "bad proto 'xboard'"),
         (
             three(&["--draw", "movecount=2"]),
             "bad --draw: missing movenumber",

@@ -2,8 +2,6 @@
 //! drift from the programs: every line of a `sh` code block is run (or, for cargo and scripts
 //! that take minutes, checked to name what exists), and the README's Python example is run.
 
-mod bins;
-
 use std::fs;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -117,7 +115,7 @@ fn workspace() -> PathBuf {
         std::os::unix::fs::symlink(Path::new(ROOT).join(name), dir.join(name)).unwrap();
     }
     for name in ["pion", "referee"] {
-        std::os::unix::fs::symlink(bins::binary(name), release.join(name)).unwrap();
+        std::os::unix::fs::symlink(crate::bins::binary(name), release.join(name)).unwrap();
     }
     dir
 }

@@ -1,15 +1,13 @@
 //! A short match of pion against the Python example engine, through the real referee.
 
-mod support;
-
 use std::process::Command;
 
-use support::REFEREE;
+use crate::support::REFEREE;
 
 #[test]
 fn pion_beats_the_python_random_engine_through_the_referee() {
-    support::require_python();
-    let root = support::repo_root();
+    crate::support::require_python();
+    let root = crate::support::repo_root();
     let dir = std::env::temp_dir().join(format!("pion-referee-pion-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -20,7 +18,7 @@ fn pion_beats_the_python_random_engine_through_the_referee() {
         let result = Command::new(REFEREE)
             .current_dir(&dir)
             .args(["--game", game, "--engine", "name=pion"])
-            .arg(format!("cmd={}", support::pion()))
+            .arg(format!("cmd={}", crate::support::pion()))
             .args(["--engine", "name=random"])
             .arg(format!("cmd=python3 {}", script.display()))
             .args([
@@ -68,7 +66,7 @@ fn a_variant_match_between_two_pions_has_no_forfeit() {
     let dir = std::env::temp_dir().join(format!("pion-referee-variant-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let pion = support::pion();
+    let pion = crate::support::pion();
     for (game, variant) in [("awale", "grandslam-capture"), ("avalam", "own-colour")] {
         let result = Command::new(REFEREE)
             .current_dir(&dir)

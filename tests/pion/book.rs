@@ -1,12 +1,10 @@
 //! Awale's opening book: the embedded files, the moves `go` takes from them, their variety, and
 //! book files that are refused.
 
-mod common;
-
 use std::collections::{HashSet, VecDeque};
 use std::process::Command;
 
-use common::Pion;
+use crate::common::Pion;
 use pion::book::{Book, MARGIN_CP, embedded, for_variant, probe};
 use pion::search::{Level, Settings};
 use pion_rules::awale::Awale;

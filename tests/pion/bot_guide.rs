@@ -1,8 +1,6 @@
 //! The minimal engines of docs/writing-an-engine.md play complete referee matches against pion:
 //! every game is played out, none is forfeited.
 
-mod bins;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -22,7 +20,7 @@ fn scratch(name: &str) -> PathBuf {
 /// checks that every game ended normally; the logs are shown when one did not.
 fn match_against_pion(name: &str, engine: &str, dir: &Path) {
     let out = dir.join("games.jsonl");
-    let output = Command::new(bins::binary("referee"))
+    let output = Command::new(crate::bins::binary("referee"))
         .current_dir(ROOT)
         .args([
             "--game",

@@ -1,9 +1,7 @@
 //! The match viewer's data over HTTP: the referee's own summary of a records file, and one
 //! clear sentence for a file that is not one.
 
-mod common;
-
-use common::{Server, pion};
+use crate::common::{Server, pion};
 use pion_referee::record::{GameRecord, Reason};
 use pion_referee::summary::summarize;
 use serde_json::Value;

@@ -64,6 +64,8 @@ struct Engine {
     stdin: ChildStdin,
     lines: Receiver<String>,
     searching: bool,
+    /// Whether the board it ponders on is finished (the guessed reply ended the game).
+    pondering_finished: bool,
 }
 
 fn is_pit(text: &str) -> bool {
@@ -133,7 +135,12 @@ impl Engine {
                 let Ok(line) = line else { break };
                 // Aualé's reader stops at an empty line: pion must never print one.
                 assert!(!line.trim().is_empty(), "pion printed an empty line");
-                assert!(auale_reads(&line), "Aualé cannot read: {line}");
+                // `bestmove 0000` answers a search of a finished board, as Aalina's does: the
+                // client checks that it only comes for a ponder on such a board.
+                assert!(
+                    auale_reads(&line) || line == "bestmove 0000",
+                    "Aualé cannot read: {line}"
+                );
                 if tx.send(line).is_err() {
                     break;
                 }
@@ -144,6 +151,7 @@ impl Engine {
             stdin,
             lines,
             searching: false,
+            pondering_finished: false,
         };
         engine.send("uci");
         engine.wait_for(|l| l == "uciok");
@@ -179,7 +187,12 @@ impl Engine {
     fn stop_thinking(&mut self) {
         if self.searching {
             self.send("stop");
-            self.bestmove();
+            let (mv, _) = self.bestmove();
+            assert!(
+                is_pit(&mv) || (mv == "0000" && self.pondering_finished),
+                "bestmove {mv} after stop"
+            );
+            self.pondering_finished = false;
         }
     }
 
@@ -243,6 +256,11 @@ fn play_game(level: &Strength) -> usize {
                 let args = position_arguments(&history, guess.as_deref());
                 engines[p].new_match();
                 engines[p].send(&format!("position {args}"));
+                engines[p].pondering_finished = guess.as_deref().is_some_and(|g| {
+                    let mut guessed = history.clone();
+                    guessed.play_text(g).is_ok()
+                        && (guessed.outcome().is_some() || guessed.position().ends_without_moving())
+                });
                 engines[p].send("go ponder");
                 engines[p].searching = true;
             }

@@ -4,9 +4,7 @@
 
 use std::path::Path;
 
-mod support;
-
-use support::{mock, records, referee, scratch, stderr, summary, ugi_mock_path};
+use crate::support::{mock, records, referee, scratch, stderr, summary, ugi_mock_path};
 
 fn ugi_mock(dir: &Path, args: &str) -> String {
     let path = ugi_mock_path();
@@ -121,7 +119,7 @@ fn a_fixed_protocol_is_the_only_one_asked() {
 #[test]
 fn pion_plays_as_a_ugi_engine() {
     let dir = scratch("ugi-pion");
-    let pion = format!("cmd={}", support::pion());
+    let pion = format!("cmd={}", crate::support::pion());
     // The other side is pion too, over its own protocol: the mock knows no variants.
     let other = pion.clone();
     let out = referee(

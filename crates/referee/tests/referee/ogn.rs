@@ -1,14 +1,12 @@
 //! `referee export --format ogn`: Awale games as Aualé writes them, read back as the same
 //! games; Avalam refused in one line.
 
-mod support;
-
-use support::{records, referee, scratch, stderr};
+use crate::support::{records, referee, scratch, stderr};
 
 #[test]
 fn exported_ogn_reads_back_as_the_same_games() {
     let dir = scratch("ogn-export");
-    let pion = format!("cmd={}", support::pion());
+    let pion = format!("cmd={}", crate::support::pion());
     let out = referee(
         &dir,
         &[
@@ -74,7 +72,7 @@ fn exported_ogn_reads_back_as_the_same_games() {
 #[test]
 fn avalam_games_are_refused_for_ogn_in_one_line() {
     let dir = scratch("ogn-avalam");
-    let pion = format!("cmd={}", support::pion());
+    let pion = format!("cmd={}", crate::support::pion());
     let out = referee(
         &dir,
         &[

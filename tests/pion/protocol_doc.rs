@@ -1,7 +1,5 @@
 //! The example sessions of protocol.md, run through the real binary: the document stays true.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 

@@ -4,12 +4,10 @@
 //! for the same seed, and refuses bad flags with an error. The script tests need `python3` on PATH
 //! and fail, naming it, without it.
 
-mod common;
-
 use std::collections::HashSet;
 use std::process::{Command, Output};
 
-use common::Pion;
+use crate::common::Pion;
 use pion_referee::openings::Opening;
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;

@@ -1,11 +1,9 @@
 //! The bridge through a real pion-web and a real WebSocket client: a game against pion, broken
 //! engines, limits, and no engine process left behind however a page goes away.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Page, Server, broken, gone, pion, wait_gone};
+use crate::common::{Page, Server, broken, gone, pion, wait_gone};
 use serde_json::json;
 
 /// Whether a server message's sentence contains `text`.

@@ -8,9 +8,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-mod support;
-
-use support::{mock, records, referee, scratch, stderr, summary};
+use crate::support::{mock, records, referee, scratch, stderr, summary};
 
 /// A match of `games` between a good mock `good` and a faulty one `bad`, `good` first.
 fn faulty_match(name: &str, faults: &[&str], extra: &[&str]) -> (Vec<Value>, Output, PathBuf) {

@@ -1,9 +1,7 @@
 //! pion under a UGI match runner, which sets `Variant` and `Game` in any order: a variant of the
 //! other game is kept for it (protocol.md, setoption), so both orders give the same game.
 
-mod common;
-
-use common::Pion;
+use crate::common::Pion;
 
 /// Player 1 can sow F into pit a and take player 2's last seeds (a grand slam), or play A.
 const GRAND_SLAM: &str = "position 1,0,0,0,0,1/1,0,0,0,0,0/23,22 1";

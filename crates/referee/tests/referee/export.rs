@@ -3,9 +3,7 @@
 
 use std::path::Path;
 
-mod support;
-
-use support::{mock, records, referee, run, scratch, stderr, strings, summary};
+use crate::support::{mock, records, referee, run, scratch, stderr, strings, summary};
 
 fn recorded_match(dir: &Path) {
     let cmd = format!("cmd={}", mock(dir, &["deepening"]));
@@ -173,7 +171,7 @@ fn an_export_read_only_in_part_ends_quietly() {
         })
         .collect();
     std::fs::write(dir.join("many.jsonl"), many).unwrap();
-    let mut child = std::process::Command::new(support::REFEREE)
+    let mut child = std::process::Command::new(crate::support::REFEREE)
         .args(["export", "many.jsonl"])
         .current_dir(&dir)
         .stdout(std::process::Stdio::piped())

@@ -2,18 +2,15 @@
 //! pion and checked against pion's own `show`, analysis, undo and jumps, the match viewer, and
 //! a crashing engine. Screenshots of both boards are saved under `target/`.
 
-mod browser;
-mod common;
-
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use browser::{
+use crate::browser::{
     AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, choose, click_move, move_count, quick_opponent,
     start, target_dir,
 };
-use common::{broken, pion, pion_binary};
+use crate::common::{broken, pion, pion_binary};
 use fantoccini::Locator;
 use fantoccini::key::Key;
 use pion_referee::record::{GameRecord, Reason};

@@ -1,10 +1,8 @@
 //! The engine process through real pipes: good commands, bad input, and searches.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::Pion;
+use crate::common::Pion;
 
 const START: &str =
     "..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./.....ry.. 1";

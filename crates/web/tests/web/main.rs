@@ -1,0 +1,10 @@
+//! pion-web end to end, one test binary: the bridge, the records viewer, and the page in
+//! headless Chromium.
+
+mod browser;
+mod common;
+
+mod bridge;
+mod page;
+mod players;
+mod records;

@@ -1,0 +1,22 @@
+//! The engine end to end, one test binary: each module is one subject (the protocol, its
+//! document, the search, the terminal game, the documents' commands, the bot guide...).
+
+mod bins;
+mod common;
+
+mod auale_client;
+mod book;
+mod bot_guide;
+mod cli;
+mod docs_commands;
+mod egtb;
+mod fuzz;
+mod ogn_load;
+mod openings;
+mod play;
+mod protocol;
+mod protocol_doc;
+mod python_engine;
+mod review;
+mod search;
+mod ugi_options;
