@@ -27,14 +27,19 @@ pub struct MatchView {
     pub warnings: Vec<String>,
 }
 
+/// The sentence for a records file of `len` bytes, over the limit.
+pub fn too_large(source: &str, len: usize) -> String {
+    format!(
+        "{source} is {} MiB: the viewer reads records files up to {} MiB",
+        len / (1024 * 1024),
+        MAX_RECORDS_BYTES / (1024 * 1024)
+    )
+}
+
 /// Reads the text of a records file into a [`MatchView`], or says in one sentence why it cannot.
 pub fn read(text: &[u8], source: &str) -> Result<MatchView, String> {
     if text.len() > MAX_RECORDS_BYTES {
-        return Err(format!(
-            "{source} is {} MiB: the viewer reads records files up to {} MiB",
-            text.len() / (1024 * 1024),
-            MAX_RECORDS_BYTES / (1024 * 1024)
-        ));
+        return Err(too_large(source, text.len()));
     }
     let text = std::str::from_utf8(text).map_err(|e| {
         format!(
