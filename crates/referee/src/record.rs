@@ -192,15 +192,36 @@ impl RecordWriter {
 pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, u64)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("cannot read records file {}", path.display()))?;
+    let parsed = parse_records(&text, &path.display().to_string())?;
+    if let Some(warning) = parsed.warning {
+        eprintln!("warning: {warning}");
+    }
+    Ok((parsed.records, parsed.valid))
+}
+
+/// The records read from the text of a records file.
+#[derive(Debug)]
+pub struct Parsed {
+    /// The records, in file order.
+    pub records: Vec<GameRecord>,
+    /// The length of the valid part (all of it but an unfinished last line).
+    pub valid: u64,
+    /// The sentence about an unfinished last line, when there was one.
+    pub warning: Option<String>,
+}
+
+/// Reads the text of a records file named `source` (as `read_records` does a file: every
+/// reader of records, the viewer of pion-web included, says the same sentences).
+pub fn parse_records(text: &str, source: &str) -> Result<Parsed> {
     let mut records = Vec::new();
     let mut valid = 0u64;
+    let mut warning = None;
     for (number, chunk) in text.split_inclusive('\n').enumerate() {
         if !chunk.ends_with('\n') {
-            eprintln!(
-                "warning: {}:{}: ignoring an unfinished last line",
-                path.display(),
+            warning = Some(format!(
+                "{source}:{}: ignoring an unfinished last line",
                 number + 1
-            );
+            ));
             break;
         }
         valid += chunk.len() as u64;
@@ -209,10 +230,14 @@ pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, u64)> {
             continue;
         }
         let record: GameRecord = serde_json::from_str(line)
-            .with_context(|| format!("{}:{}: not a game record", path.display(), number + 1))?;
+            .with_context(|| format!("{source}:{}: not a game record", number + 1))?;
         records.push(record);
     }
-    Ok((records, valid))
+    Ok(Parsed {
+        records,
+        valid,
+        warning,
+    })
 }
 
 /// Checks that records come from one match: the same engines, game, variant, conditions and

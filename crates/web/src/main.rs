@@ -154,6 +154,7 @@ fn main() -> ExitCode {
             cli.listen
         ));
     }
+    // Checked before anything starts; made again with the port bound.
     let guard = Guard::new(cli.listen, &cli.allow_origin).unwrap_or_else(|e| usage_error(e));
     if cli.max_sessions == 0 || cli.max_messages == 0 || cli.max_line < 256 || cli.idle_timeout == 0
     {
@@ -166,7 +167,7 @@ fn main() -> ExitCode {
     {
         usage_error(format!("--records {}: no such file", path.display()));
     }
-    let settings = Settings {
+    let mut settings = Settings {
         engines,
         rules,
         guard,
@@ -192,6 +193,8 @@ fn main() -> ExitCode {
             }
         };
         let address = listener.local_addr().unwrap_or(cli.listen);
+        // The port chosen for `:0` is known only now.
+        settings.guard = Guard::new(address, &cli.allow_origin).unwrap_or_else(|e| usage_error(e));
         if !is_loopback(address.ip()) {
             eprintln!(
                 "pion-web: public: listening on {address}: anyone who can reach it can open the page, start the engines {} and play them on this machine's CPU{}",

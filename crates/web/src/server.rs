@@ -266,7 +266,7 @@ async fn uploaded_records(State(app): State<App>, body: Body) -> Response {
     let source = "the uploaded file";
     let limit = records::MAX_RECORDS_BYTES;
     match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await {
-        Ok(Ok(bytes)) => answer(bytes.to_vec(), source.to_string()).await,
+        Ok(Ok(bytes)) => answer(Vec::from(bytes), source.to_string()).await,
         Ok(Err(_)) => error_response(
             StatusCode::PAYLOAD_TOO_LARGE,
             &format!(
