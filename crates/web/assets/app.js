@@ -148,6 +148,15 @@ async function startPlayer(k, name) {
   if (more.children.length > 1) box.appendChild(more);
 }
 
+/**
+ * The Variant line for `engine`: `standard` included when it has the option, since pion keeps
+ * a variant of the other game for later (protocol.md) and only `standard` forgets it.
+ */
+function variantLines(engine) {
+  const has = engine.options.some((o) => o.name === "Variant");
+  return state.variant !== "standard" || has ? [`setoption name Variant value ${state.variant}`] : [];
+}
+
 /** Gets seat `k`'s engine ready for this game: newgame, the variant and the chosen options. */
 async function preparePlayer(k) {
   const engine = playerEngine(k);
@@ -160,7 +169,7 @@ async function preparePlayer(k) {
     throw new Error(`${engine.name} (player ${k + 1}) does not play ${state.game} (its game lines: ${engine.games.join(", ")})`);
   }
   const lines = [`newgame ${state.game}`];
-  if (state.variant !== "standard") lines.push(`setoption name Variant value ${state.variant}`);
+  lines.push(...variantLines(engine));
   for (const [name, value] of Object.entries(state.players[k].options)) lines.push(`setoption name ${name} value ${value}`);
   const errors = await engine.sync(lines);
   for (const error of errors) message(`${engine.name} (player ${k + 1}): ${error}`);
@@ -214,7 +223,7 @@ async function analyse(my) {
     if (!analyser.alive || analyser.name !== $("analysis-engine").value) {
       await analyser.start($("analysis-engine").value);
     }
-    const errors = await analyser.sync([`newgame ${state.game}`, ...(state.variant !== "standard" ? [`setoption name Variant value ${state.variant}`] : [])]);
+    const errors = await analyser.sync([`newgame ${state.game}`, ...variantLines(analyser)]);
     for (const error of errors) message(`${analyser.name} (analysis): ${error}`);
     if (my !== epoch) return;
     analyser.send(positionCommand(state.moves.slice(0, state.ply)));
@@ -235,7 +244,7 @@ async function hint() {
   const my = epoch;
   try {
     if (!analyser.alive) await analyser.start($("analysis-engine").value);
-    await analyser.sync([`newgame ${state.game}`, ...(state.variant !== "standard" ? [`setoption name Variant value ${state.variant}`] : [])]);
+    await analyser.sync([`newgame ${state.game}`, ...variantLines(analyser)]);
     analyser.send(positionCommand(state.moves.slice(0, state.ply)));
     const move = await analyser.go("movetime 1000", (info) => think(`${analyser.name} · hint`, info, state.view.status.turn), 6000);
     if (my === epoch) { state.hint = move; drawLine(); }
