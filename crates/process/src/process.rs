@@ -21,7 +21,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::registry;
-use crate::threads::{Sink, keep_stderr, open_log, read_lines, stamp, watch, write_lines};
+use crate::threads::{
+    Pipe, Sink, keep_stderr, open_log, read_lines, stamp, watch, write_lines, write_now,
+};
 
 /// How often a wait wakes up to look at the interrupt flag.
 const POLL: Duration = Duration::from_millis(25);
@@ -183,6 +185,7 @@ pub struct Process {
     pid: i32,
     name: String,
     input: Option<SyncSender<Vec<u8>>>,
+    pipe: Arc<Pipe>,
     stalled: Arc<AtomicBool>,
     events: Option<Receiver<Event>>,
     shared: Arc<Shared>,
@@ -261,6 +264,7 @@ impl Process {
             pid,
             name: launch.name.to_string(),
             input: Some(input),
+            pipe: Arc::new(Pipe::new(stdin)),
             stalled: Arc::new(AtomicBool::new(false)),
             events,
             shared: Arc::new(Shared::default()),
@@ -305,9 +309,13 @@ impl Process {
         thread("stdout")
             .spawn(move || read_lines(stdout, stop, reader_sink, log, hold, max))
             .map_err(|e| SpawnError::Thread(launch.name.to_string(), e))?;
-        let (stop, stalled) = (process.stop.clone(), process.stalled.clone());
+        let (stop, stalled, pipe) = (
+            process.stop.clone(),
+            process.stalled.clone(),
+            process.pipe.clone(),
+        );
         thread("stdin")
-            .spawn(move || write_lines(stdin, queue, stop, stalled, sink))
+            .spawn(move || write_lines(pipe, queue, stop, stalled, sink))
             .map_err(|e| SpawnError::Thread(launch.name.to_string(), e))?;
         process.note(&format!("started pid {pid}: {shown}"));
         Ok(process)
@@ -334,10 +342,32 @@ impl Process {
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
+        // Nothing waits: write at once, from this thread (no hand-over to wait for). What the
+        // pipe does not take now goes to the writer thread, and later lines queue behind it.
+        if self.pipe.queued.load(Ordering::SeqCst) == 0 {
+            let written = {
+                let mut stdin = self.pipe.stdin.lock().unwrap_or_else(|e| e.into_inner());
+                stdin.as_mut().map(|stdin| write_now(stdin, &bytes))
+            };
+            match written {
+                None => return Err(SendError::Closed),
+                Some(Ok(n)) if n == bytes.len() => return Ok(()),
+                Some(Ok(n)) => {
+                    bytes.drain(..n);
+                }
+                Some(Err(_)) => return Err(SendError::Exited(self.exit_note())),
+            }
+        }
+        self.pipe.queued.fetch_add(1, Ordering::SeqCst);
         match input.try_send(bytes) {
             Ok(()) => Ok(()),
-            Err(TrySendError::Full(_)) => Err(SendError::Stalled),
-            Err(TrySendError::Disconnected(_)) => Err(SendError::Exited(self.exit_note())),
+            Err(e) => {
+                self.pipe.queued.fetch_sub(1, Ordering::SeqCst);
+                match e {
+                    TrySendError::Full(_) => Err(SendError::Stalled),
+                    TrySendError::Disconnected(_) => Err(SendError::Exited(self.exit_note())),
+                }
+            }
         }
     }
 

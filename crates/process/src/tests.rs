@@ -283,7 +283,8 @@ fn a_pushed_exit_is_reported_while_a_child_holds_the_output() {
     let mut grandchild = None;
     let mut exited = None;
     let give_up = Instant::now() + Duration::from_secs(20);
-    while exited.is_none() && Instant::now() < give_up {
+    // The exit and the line come from two threads, in either order.
+    while (exited.is_none() || grandchild.is_none()) && Instant::now() < give_up {
         match rx.recv_timeout(Duration::from_secs(1)) {
             Ok(Event::Line(line)) => grandchild = line.text.parse::<u32>().ok(),
             Ok(Event::Exited(status)) => exited = Some(status),

@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::{BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStderr, ChildStdin, ChildStdout};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -58,52 +58,96 @@ pub(crate) fn watch(mut child: Child, shared: Arc<Shared>, sink: Sink) {
     sink(Event::Exited(status));
 }
 
-/// Writes the queued lines to the child. A write that cannot finish within [`WRITE_DEADLINE`]
-/// (the child does not read) marks the child stalled and ends, closing its input.
+/// The child's input, shared by its owner (who writes at once when nothing waits) and the
+/// writer thread (which writes what could not be written at once).
+pub(crate) struct Pipe {
+    /// The input, until it is closed.
+    pub(crate) stdin: Mutex<Option<ChildStdin>>,
+    /// Lines handed to the writer thread and not yet written: while any wait, the owner queues
+    /// behind them rather than writing itself, so lines keep their order.
+    pub(crate) queued: AtomicUsize,
+}
+
+impl Pipe {
+    /// The input made non-blocking, so that no write can ever wait on the child.
+    pub(crate) fn new(stdin: ChildStdin) -> Pipe {
+        use std::os::fd::AsRawFd;
+        let fd = stdin.as_raw_fd();
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe {
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+        }
+        Pipe {
+            stdin: Mutex::new(Some(stdin)),
+            queued: AtomicUsize::new(0),
+        }
+    }
+}
+
+/// Writes as much of `bytes` as the pipe takes now; how much, or the error of a closed pipe.
+pub(crate) fn write_now(stdin: &mut ChildStdin, bytes: &[u8]) -> std::io::Result<usize> {
+    let mut written = 0;
+    while written < bytes.len() {
+        match stdin.write(&bytes[written..]) {
+            Ok(n) => written += n,
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(written)
+}
+
+/// Writes the queued lines to the child. A line that cannot be written within
+/// [`WRITE_DEADLINE`] (the child does not read) marks the child stalled and ends, closing its
+/// input; so does the end of the queue (the owner closed the input).
 pub(crate) fn write_lines(
-    stdin: ChildStdin,
+    pipe: Arc<Pipe>,
     queue: Receiver<Vec<u8>>,
     stop: Arc<AtomicBool>,
     stalled: Arc<AtomicBool>,
     sink: Sink,
 ) {
     use std::os::fd::AsRawFd;
-    let fd = stdin.as_raw_fd();
-    // SAFETY: fcntl on a descriptor this thread owns.
-    unsafe {
-        let flags = libc::fcntl(fd, libc::F_GETFL);
-        libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-    }
-    let mut stdin = stdin;
+    let close = || drop(pipe.stdin.lock().unwrap_or_else(|e| e.into_inner()).take());
     while let Ok(bytes) = queue.recv() {
         let deadline = Instant::now() + WRITE_DEADLINE;
         let mut rest: &[u8] = &bytes;
         while !rest.is_empty() {
-            match stdin.write(rest) {
+            let (written, fd) = {
+                let mut stdin = pipe.stdin.lock().unwrap_or_else(|e| e.into_inner());
+                let Some(stdin) = stdin.as_mut() else { return };
+                (write_now(stdin, rest), stdin.as_raw_fd())
+            };
+            match written {
                 Ok(n) => rest = &rest[n..],
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                    if stop.load(Ordering::SeqCst) {
-                        return;
-                    }
-                    if Instant::now() >= deadline {
-                        stalled.store(true, Ordering::SeqCst);
-                        sink(Event::Stalled);
-                        return;
-                    }
-                    let mut poll = libc::pollfd {
-                        fd,
-                        events: libc::POLLOUT,
-                        revents: 0,
-                    };
-                    // SAFETY: one valid pollfd, owned by this frame.
-                    unsafe { libc::poll(&mut poll, 1, 50) };
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 // The child closed its input or exited: its watcher reports that.
-                Err(_) => return,
+                Err(_) => return close(),
             }
+            if rest.is_empty() {
+                break;
+            }
+            if stop.load(Ordering::SeqCst) {
+                return close();
+            }
+            if Instant::now() >= deadline {
+                stalled.store(true, Ordering::SeqCst);
+                close();
+                sink(Event::Stalled);
+                return;
+            }
+            let mut poll = libc::pollfd {
+                fd,
+                events: libc::POLLOUT,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd, owned by this frame.
+            unsafe { libc::poll(&mut poll, 1, 50) };
         }
+        pipe.queued.fetch_sub(1, Ordering::SeqCst);
     }
+    close();
 }
 
 /// Opens (appending) a log file, creating its directory.
