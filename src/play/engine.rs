@@ -1,23 +1,22 @@
 //! The engine the terminal game plays against: a child `pion` process spoken to through the
-//! protocol, as any front end does, with a deadline on every reply.
+//! protocol, as any front end does, with a deadline on every reply. The process itself is
+//! pion's one process layer (`pion-process`): its own group, capped lines, no orphan.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
+use pion_process::{Launch, Output, Process, ReadError};
 use pion_protocol::{Command, GoParams, Heard, Info, Score, Status, parse_heard};
 
 /// How long a reply that needs no search may take (a loaded machine, a large `Hash` to clear).
 const REPLY_DEADLINE: Duration = Duration::from_secs(30);
 
+/// The longest reply line kept: no reply of the protocol comes near it.
+const MAX_LINE: usize = 64 * 1024;
+
 /// A running engine process.
 pub struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    process: Process,
 }
 
 /// What a search answered: its move and the score of its last `info` line.
@@ -33,28 +32,20 @@ impl Engine {
     /// answers `pion` with `pionok`.
     pub fn start() -> Result<Engine> {
         let exe = std::env::current_exe().context("cannot find the pion program to start")?;
-        let mut child = std::process::Command::new(&exe)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .with_context(|| format!("cannot start {}", exe.display()))?;
-        let stdin = child.stdin.take().expect("stdin is piped");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, lines) = channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut engine = Engine {
-            child,
-            stdin,
-            lines,
-        };
+        let command = [exe.to_string_lossy().into_owned()];
+        let process = Process::spawn(
+            &Launch {
+                name: "pion",
+                command: &command,
+                dir: None,
+                log: None,
+                hold: None,
+                max_line: MAX_LINE,
+                interrupt: None,
+            },
+            Output::Pull,
+        )?;
+        let mut engine = Engine { process };
         engine.send(&Command::Pion)?;
         engine.read_until(|h| *h == Heard::PionOk, REPLY_DEADLINE)?;
         Ok(engine)
@@ -62,17 +53,18 @@ impl Engine {
 
     /// Sends one command, printed by the protocol crate.
     pub fn send(&mut self, command: &Command) -> Result<()> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| anyhow!("the engine exited"))
+        self.process
+            .send_line(&command.to_string())
+            .map_err(|e| anyhow!("the engine cannot be sent '{command}': {e}"))
     }
 
     /// The next reply line, within `wait`.
     fn recv(&mut self, wait: Duration) -> Result<String> {
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => bail!("the engine did not answer within {wait:?}"),
-            Err(RecvTimeoutError::Disconnected) => bail!("the engine exited"),
+        match self.process.read_line(Instant::now() + wait) {
+            Ok((line, _)) => Ok(line),
+            Err(ReadError::Timeout) => bail!("the engine did not answer within {wait:?}"),
+            Err(ReadError::Exited(note)) => bail!("the engine exited{note}"),
+            Err(ReadError::Interrupted) => bail!("interrupted"),
         }
     }
 
@@ -176,14 +168,6 @@ fn error_of(heard: Heard) -> Option<String> {
 impl Drop for Engine {
     fn drop(&mut self) {
         let _ = self.send(&Command::Quit);
-        let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.close(Duration::from_secs(1));
     }
 }

@@ -1,6 +1,6 @@
 //! One engine: the conversation of pion's protocol (or UGI, or the Oware UCI dialect) with a
-//! program run by
-//! [`crate::process`], every wait with a deadline, and every fault classified as the records
+//! program run by [`pion_process`], every wait with a deadline, and every fault classified as
+//! the records
 //! need it (a crash, a timeout, a protocol error).
 
 use std::path::{Path, PathBuf};
@@ -13,7 +13,10 @@ use pion_rules::GameKind;
 use super::config::EngineSpec;
 use super::handshake::{AUTO_WAIT, Handshake, Identity, Proto, Step};
 use super::openings::Opening;
-use super::process::{Launch, Process, ReadError, SendError};
+use pion_process::{Launch, Output, Process, ReadError, SendError};
+
+/// A line longer than this is cut: no reply of the protocol comes near it, and it bounds memory.
+const MAX_LINE: usize = 64 * 1024;
 
 /// What went wrong with an engine, classified as the records need it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -71,14 +74,19 @@ impl Engine {
         log_path: &Path,
         all_info: bool,
     ) -> Result<Engine, EngineError> {
-        let process = Process::spawn(&Launch {
-            name: &spec.name,
-            command: &spec.command,
-            dir: spec.dir.as_deref(),
-            log: log_path,
-            hold: if all_info { None } else { Some(is_info) },
-        })
-        .map_err(EngineError::Spawn)?;
+        let process = Process::spawn(
+            &Launch {
+                name: &spec.name,
+                command: &spec.command,
+                dir: spec.dir.as_deref(),
+                log: Some(log_path),
+                hold: if all_info { None } else { Some(is_info) },
+                max_line: MAX_LINE,
+                interrupt: Some(super::signal::interrupted),
+            },
+            Output::Pull,
+        )
+        .map_err(|e| EngineError::Spawn(e.to_string()))?;
         Ok(Engine {
             name: spec.name.clone(),
             process,
@@ -108,6 +116,10 @@ impl Engine {
             SendError::Exited(note) => {
                 EngineError::Crash(format!("exited before reading '{line}'{note}"))
             }
+            SendError::Stalled => EngineError::Timeout(format!(
+                "stopped reading its input (before '{}')",
+                pion_rules::game::shorten(&line)
+            )),
         })
     }
 

@@ -16,7 +16,6 @@ pub mod game;
 pub mod handshake;
 pub mod openings;
 pub mod pool;
-pub mod process;
 pub mod ratings;
 pub mod record;
 pub mod report;

@@ -13,7 +13,7 @@ use super::conditions::first_difference;
 use super::config::{MatchConfig, SprtSpec};
 use super::crosstable::{Standings, standings};
 use super::ratings::Zero;
-use super::record::{GameRecord, read_one_match};
+use super::record::{GameRecord, check_consistent, read_one_match};
 use super::results::from_records;
 use super::summary::{self, Summary, forfeits_line};
 
@@ -134,31 +134,55 @@ pub fn report(records: &[GameRecord], sprt: Option<&SprtSpec>, zero: Zero) -> Re
                 &names, records, zero,
             )?))
         }
-        None => Ok(Report::Match(summary::summarize(
-            &first.engines,
-            records,
-            sprt,
-        ))),
+        None => {
+            // The same checks as a tournament's table: known players, known results.
+            from_records(&first.engines, records).map_err(anyhow::Error::msg)?;
+            Ok(Report::Match(summary::summarize(
+                &first.engines,
+                records,
+                sprt,
+            )))
+        }
     }
 }
 
 /// Combines the records of shards (or of any runs of one match or tournament) into one report.
 pub fn merge(paths: &[PathBuf], sprt: Option<&SprtSpec>, zero: Zero) -> Result<Report> {
-    let records = read_one_match(paths)?;
+    let mut records = read_one_match(paths)?;
+    let (report, note) = report_of(&mut records, sprt, zero)?;
+    if let Some(note) = note {
+        eprintln!("referee: {note}");
+    }
+    Ok(report)
+}
+
+/// The report of the records of one match or tournament, checked as one (sorted by game on
+/// the way), with a note when games are missing: what `referee summary` and `referee merge`
+/// print, and what pion-web's viewer shows.
+pub fn report_of(
+    records: &mut [GameRecord],
+    sprt: Option<&SprtSpec>,
+    zero: Zero,
+) -> Result<(Report, Option<String>)> {
+    if records.is_empty() {
+        bail!("no game records");
+    }
+    check_consistent(records)?;
+    records.sort_by_key(|r| r.game);
     let expected = records[0].match_games;
-    if (records.len() as u64) < expected {
-        // A report of part of a match is still a report, but say so: a shard may be missing.
+    // A report of part of a match is still a report, but say so: a shard may be missing.
+    let note = ((records.len() as u64) < expected).then(|| {
         let kind = if tournament_names(&records[0].conditions).is_some() {
             "tournament"
         } else {
             "match"
         };
-        eprintln!(
-            "referee: {} of the {kind}'s {expected} games are in these files (a shard missing or unfinished, or a run stopped early by the SPRT or Ctrl-C?)",
+        format!(
+            "{} of the {kind}'s {expected} games are in these files (a shard missing or unfinished, or a run stopped early by the SPRT or Ctrl-C?)",
             records.len()
-        );
-    }
-    report(&records, sprt, zero)
+        )
+    });
+    Ok((report(records, sprt, zero)?, note))
 }
 
 /// The conditions a run writes into its records: the JSON object, or for a file of an earlier

@@ -445,7 +445,7 @@ async function onHello(hello) {
   }
   $("analysis-engine").replaceChildren(...hello.engines.map((n) => new Option(n, n)));
   try {
-    await rulesEngine.start(hello.engines.includes("pion") ? "pion" : hello.engines[0]);
+    await rulesEngine.start(hello.rules);
     const variant = rulesEngine.options.find((o) => o.name === "Variant");
     state.games = rulesEngine.games;
     state.variants = await rules.variants(state.games, variant ? variant.vars : ["standard"]);

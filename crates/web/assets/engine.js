@@ -1,24 +1,67 @@
 // The page's side of the bridge: one WebSocket to the server, and engine processes behind it
 // that this file talks to in the protocol of protocol.md. Nothing here knows a game's rules.
 
-/** Parses an `info` line into its fields (depth, seldepth, score, nodes, nps, time, pv). */
+/** The counts an `info` line may give, each followed by a whole number. */
+const COUNTS = ["depth", "seldepth", "nodes", "nps", "time", "hashfull", "playouts", "tbhits"];
+
+/** A whole number of the protocol (an optional `+`, digits), or null. */
+function count(word) {
+  return word !== undefined && /^\+?\d+$/.test(word) ? Number(word) : null;
+}
+
+/** A score from `words[i]` on (`cp 30 lowerbound`, `mate -3`, `draw`...): it and the words it took. */
+function readScore(words, i) {
+  const kind = words[i];
+  const number = words[i + 1] !== undefined && /^[+-]?\d+$/.test(words[i + 1]) ? Number(words[i + 1]) : null;
+  let score;
+  let used;
+  if (kind === "draw") {
+    score = { kind };
+    used = 1;
+  } else if (["cp", "mate"].includes(kind) && number !== null) {
+    score = { kind, value: number };
+    used = 2;
+  } else if (["win", "loss"].includes(kind) && number !== null && number >= 0) {
+    score = { kind, value: number };
+    used = 2;
+  } else {
+    return null;
+  }
+  if (words[i + used] === "lowerbound" || words[i + used] === "upperbound") {
+    score.bound = words[i + used];
+    used += 1;
+  }
+  return { score, used };
+}
+
+/**
+ * Parses an `info` line into its fields (depth, seldepth, score, nodes, nps, time, hashfull,
+ * playouts, tbhits, pv, string), as the protocol crate's `InfoFields` reads it: a value that
+ * does not read is skipped, `pv` and `string` take the rest of the line. Both are checked
+ * against one fixture of lines (crates/protocol/tests/fixtures/info_lines.json).
+ */
 export function parseInfo(line) {
   const words = line.trim().split(/\s+/);
   const info = {};
-  for (let i = 1; i < words.length; i++) {
+  if (words[0] !== "info") return info;
+  let i = 1;
+  while (i < words.length) {
     const w = words[i];
-    if (w === "pv") { info.pv = words.slice(i + 1); break; }
-    if (w === "score") {
-      const kind = words[i + 1];
-      const score = { kind };
-      i += 1;
-      if (kind === "cp" || kind === "win" || kind === "loss") { score.value = Number(words[i + 1]); i += 1; }
-      if (words[i + 1] === "lowerbound" || words[i + 1] === "upperbound") { score.bound = words[i + 1]; i += 1; }
-      info.score = score;
-      continue;
-    }
-    if (["depth", "seldepth", "nodes", "nps", "time", "hashfull", "playouts"].includes(w)) {
-      info[w] = Number(words[i + 1]);
+    if (COUNTS.includes(w)) {
+      const n = count(words[i + 1]);
+      if (n !== null) info[w] = n;
+      i += n !== null ? 2 : 1;
+    } else if (w === "score") {
+      const read = readScore(words, i + 1);
+      if (read) info.score = read.score;
+      i += 1 + (read ? read.used : 0);
+    } else if (w === "pv") {
+      info.pv = words.slice(i + 1);
+      break;
+    } else if (w === "string") {
+      info.string = line.slice(line.indexOf(" string") + " string".length).trim();
+      break;
+    } else {
       i += 1;
     }
   }

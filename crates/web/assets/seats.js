@@ -53,6 +53,15 @@ export function saveSeats() {
   store.writePrefs({ seats: state.players.map((p) => ({ kind: p.kind, options: p.options, time: p.time })) });
 }
 
+/**
+ * The Variant line for `engine`: `standard` included when it has the option, since pion keeps
+ * a variant of the other game for later (protocol.md) and only `standard` forgets it.
+ */
+function variantLines(engine) {
+  const has = engine.options.some((o) => o.name === "Variant");
+  return state.variant !== "standard" || has ? [`setoption name Variant value ${state.variant}`] : [];
+}
+
 /** Gets seat `k`'s engine ready for this game: newgame, the variant and the chosen options. */
 export async function preparePlayer(k) {
   const engine = playerEngine(k);
@@ -65,7 +74,7 @@ export async function preparePlayer(k) {
     throw new Error(`${engine.name} (player ${k + 1}) does not play ${state.game} (its game lines: ${engine.games.join(", ")})`);
   }
   const lines = [`newgame ${state.game}`];
-  if (state.variant !== "standard") lines.push(`setoption name Variant value ${state.variant}`);
+  lines.push(...variantLines(engine));
   for (const [name, value] of Object.entries(state.players[k].options)) lines.push(`setoption name ${name} value ${value}`);
   const errors = await engine.sync(lines);
   for (const error of errors) message(`${engine.name} (player ${k + 1}): ${error}`);
@@ -92,7 +101,7 @@ export function goParams(k) {
 /** Gets the analysis engine chosen ready for this game. */
 export async function prepareAnalyser() {
   if (!analyser.alive || analyser.name !== $("analysis-engine").value) await analyser.start($("analysis-engine").value);
-  const errors = await analyser.sync([`newgame ${state.game}`, ...(state.variant !== "standard" ? [`setoption name Variant value ${state.variant}`] : [])]);
+  const errors = await analyser.sync([`newgame ${state.game}`, ...variantLines(analyser)]);
   for (const error of errors) message(`${analyser.name} (analysis): ${error}`);
 }
 

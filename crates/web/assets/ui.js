@@ -46,6 +46,10 @@ export function scoreText(score, side, pov = 1) {
     return `${b}${v > 0 ? "+" : ""}${v.toFixed(2)}`;
   }
   if (score.kind === "draw") return "draw (proven)";
+  if (score.kind === "mate") {
+    // UGI's mate: moves to a win, negative when the side to move loses.
+    return `P${score.value > 0 ? side : 3 - side} mates in ${Math.abs(score.value)}`;
+  }
   const winner = score.kind === "win" ? side : 3 - side;
   const margin = score.bound ? ` by ≥${score.value}` : ` by ${score.value}`;
   return `P${winner} wins${margin}`;

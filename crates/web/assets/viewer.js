@@ -29,13 +29,37 @@ function fact(grid, label, value, cls) {
 
 const signed = (x, digits = 1) => `${x > 0 ? "+" : ""}${x.toFixed(digits)}`;
 
+/** The facts of a tournament: its leader and its forfeits; the standings, ratings and
+ * crosstable are the referee's own text, below. */
+function showTournament(grid, t) {
+  fact(grid, `${t.format}`, `${t.games} of ${t.planned} games`, "wide");
+  const leader = t.standings.rows[0];
+  if (leader) fact(grid, "leader", `${leader.name} ${leader.points}/${leader.games}`);
+  const forfeits = Object.entries(t.forfeits);
+  fact(grid, "forfeits", forfeits.length ? forfeits.map(([r, n]) => `${r} ${n}`).join(", ") : "none", forfeits.length ? "bad" : "");
+  const adjudicated = Object.entries(t.adjudications);
+  if (adjudicated.length) fact(grid, "adjudicated", adjudicated.map(([r, n]) => `${r} ${n}`).join(", "));
+}
+
 function show(view) {
   clearMessages("viewer-messages");
   for (const w of view.warnings) message(w, [], null, null, "viewer-messages");
-  const s = view.summary;
-  $("records-source").textContent = `${view.source}: ${s.games} games`;
+  const s = view.report;
+  $("records-source").textContent = `${view.source}: ${view.games.length} games`;
   const grid = $("summary-grid");
   grid.replaceChildren();
+  if (view.kind === "tournament") {
+    showTournament(grid, s);
+  } else {
+    showMatch(grid, s);
+  }
+  $("summary-table").textContent = view.table;
+  $("summary").hidden = false;
+  showGames(view.games);
+}
+
+/** The facts of a two-engine match, from the referee's summary. */
+function showMatch(grid, s) {
   const wdl = s.engines[s.elo_for];
   fact(grid, `${s.elo_for} vs ${s.elo_against}`, `+${wdl.wins} =${wdl.draws} −${wdl.losses}`, "wide");
   let elo = "n/a";
@@ -56,12 +80,13 @@ function show(view) {
     fact(grid, `forfeits of ${engine}`, Object.entries(reasons).map(([r, n]) => `${r} ${n}`).join(", "), "bad");
   }
   if (s.adjudications) fact(grid, "adjudicated", String(s.adjudications));
-  $("summary-table").textContent = view.table;
-  $("summary").hidden = false;
+}
 
+/** The list of games, each replayed on the board when chosen. */
+function showGames(games) {
   const body = $("games");
   body.replaceChildren();
-  for (const g of view.games) {
+  for (const g of games) {
     const row = document.createElement("tr");
     row.tabIndex = 0;
     row.dataset.game = g.game;

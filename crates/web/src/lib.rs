@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod guard;
 pub mod process;
 pub mod records;
 pub mod server;

@@ -7,7 +7,9 @@ use std::time::Duration;
 
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use pion_referee::config::EngineSpec;
-use pion_web::server::{Settings, serve};
+use pion_referee::handshake::{Proto, ProtoChoice};
+use pion_web::guard::{Guard, is_loopback};
+use pion_web::server::{RULES, Settings, serve};
 
 /// pion-web: play, analyse and watch Avalam and Awale in a browser, against any engine that
 /// speaks the pion protocol.
@@ -18,9 +20,24 @@ use pion_web::server::{Settings, serve};
 #[derive(Parser, Debug)]
 #[command(name = "pion-web", version, verbatim_doc_comment)]
 struct Cli {
-    /// Address to serve on. A non-loopback address lets other machines start engines here.
+    /// Address to serve on. A non-loopback address needs --public.
     #[arg(long, default_value = "127.0.0.1:8080", value_name = "ADDR")]
     listen: SocketAddr,
+
+    /// Serve on a non-loopback --listen address: anyone who can reach it can start the
+    /// configured engines on this machine.
+    #[arg(long)]
+    public: bool,
+
+    /// Also accept pages of this origin (scheme://host[:port]), for a server behind a proxy.
+    /// Repeat for several. Pages of any other site are refused.
+    #[arg(long, value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
+
+    /// The program that keeps the rules for every page (it must answer legal, status and
+    /// show). Default: the pion next to pion-web.
+    #[arg(long, value_name = "COMMAND")]
+    rules: Option<String>,
 
     /// An engine a page may start: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [option.NAME=VALUE]...
     /// (the syntax of `referee --engine`). Repeat for several. Default: the `pion` next to
@@ -54,49 +71,49 @@ fn usage_error(message: impl std::fmt::Display) -> ! {
     std::process::exit(2);
 }
 
-/// The engine used when none is given: `pion` in pion-web's own directory. Under `cargo run`
-/// (which builds only pion-web's package) a missing pion is built first, so that one command
-/// works from a fresh clone.
-fn default_engine() -> EngineSpec {
+/// The `pion` in pion-web's own directory, as a spec named `name`: the default engine and the
+/// default rules process.
+fn pion_beside(name: &str) -> EngineSpec {
     let Some(dir) = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(|dir| dir.to_path_buf()))
     else {
-        usage_error("cannot tell where pion-web runs from: give --engine name=pion cmd=PATH");
+        usage_error("cannot tell where pion-web runs from: give --rules and --engine");
     };
     let path = dir.join("pion");
-    if !path.exists()
-        && let (Ok(cargo), Ok(_)) = (std::env::var("CARGO"), std::env::var("CARGO_MANIFEST_DIR"))
-    {
-        let release = dir.ends_with("release");
-        eprintln!(
-            "pion-web: building pion first (cargo build{} -p pion --bin pion)",
-            if release { " --release" } else { "" }
-        );
-        let mut build = std::process::Command::new(cargo);
-        build.args(["build", "-p", "pion", "--bin", "pion"]);
-        if release {
-            build.arg("--release");
-        }
-        if !build.status().is_ok_and(|status| status.success()) {
-            usage_error(
-                "building pion failed: build it (cargo build --release) or give --engine name=pion cmd=PATH",
-            );
-        }
-    }
     if !path.exists() {
-        usage_error(
-            "no pion binary next to pion-web: build it (cargo build --release) or give --engine name=pion cmd=PATH",
-        );
+        usage_error(format!(
+            "no pion binary next to pion-web ({}): build it (cargo build --release) or give --rules and --engine",
+            path.display()
+        ));
     }
     EngineSpec {
-        name: "pion".to_string(),
+        name: name.to_string(),
         command: vec![path.to_string_lossy().into_owned()],
         dir: None,
         options: Vec::new(),
         tc: None,
-        proto: pion_referee::handshake::ProtoChoice::Only(pion_referee::handshake::Proto::Pion),
+        proto: ProtoChoice::Only(Proto::Pion),
     }
+}
+
+/// One `--engine`, refusing what pion-web would otherwise ignore: the page sets the time per
+/// move and speaks pion's protocol itself.
+fn engine_spec(words: &[String]) -> EngineSpec {
+    for word in words {
+        if let Some(key @ ("tc" | "proto")) = word.split_once('=').map(|(k, _)| k) {
+            usage_error(format!(
+                "--engine {key}= is for the referee: in pion-web the page sets the time per move and speaks pion's protocol"
+            ));
+        }
+    }
+    let spec = EngineSpec::parse(words).unwrap_or_else(|e| usage_error(format!("{e:#}")));
+    if spec.name == RULES {
+        usage_error(format!(
+            "the engine name '{RULES}' is the rules process's: give --rules COMMAND to change it"
+        ));
+    }
+    spec
 }
 
 fn main() -> ExitCode {
@@ -112,7 +129,7 @@ fn main() -> ExitCode {
         .unwrap_or_default();
     let mut engines = Vec::new();
     for words in &engine_words {
-        let spec = EngineSpec::parse(words).unwrap_or_else(|e| usage_error(format!("{e:#}")));
+        let spec = engine_spec(words);
         if engines.iter().any(|e: &EngineSpec| e.name == spec.name) {
             usage_error(format!(
                 "two engines are named '{}': give them different name=",
@@ -122,8 +139,23 @@ fn main() -> ExitCode {
         engines.push(spec);
     }
     if engines.is_empty() {
-        engines.push(default_engine());
+        engines.push(pion_beside("pion"));
     }
+    let rules = match &cli.rules {
+        None => pion_beside(RULES),
+        Some(command) => {
+            let words = [format!("name={RULES}"), format!("cmd={command}")];
+            EngineSpec::parse(&words).unwrap_or_else(|e| usage_error(format!("--rules: {e:#}")))
+        }
+    };
+    if !is_loopback(cli.listen.ip()) && !cli.public {
+        usage_error(format!(
+            "--listen {} is not a loopback address: anyone who can reach it could start engines here; add --public if that is what you want",
+            cli.listen
+        ));
+    }
+    // Checked before anything starts; made again with the port bound.
+    let guard = Guard::new(cli.listen, &cli.allow_origin).unwrap_or_else(|e| usage_error(e));
     if cli.max_sessions == 0 || cli.max_messages == 0 || cli.max_line < 256 || cli.idle_timeout == 0
     {
         usage_error(
@@ -135,8 +167,10 @@ fn main() -> ExitCode {
     {
         usage_error(format!("--records {}: no such file", path.display()));
     }
-    let settings = Settings {
+    let mut settings = Settings {
         engines,
+        rules,
+        guard,
         records: cli.records,
         max_sessions: cli.max_sessions,
         max_line: cli.max_line,
@@ -159,9 +193,13 @@ fn main() -> ExitCode {
             }
         };
         let address = listener.local_addr().unwrap_or(cli.listen);
-        if !address.ip().is_loopback() {
+        // The port chosen for `:0` is known only now.
+        settings.guard = Guard::new(address, &cli.allow_origin).unwrap_or_else(|e| usage_error(e));
+        if !is_loopback(address.ip()) {
             eprintln!(
-                "pion-web: warning: listening on {address}, not a loopback address: anyone who can reach it can start engines on this machine"
+                "pion-web: public: listening on {address}: anyone who can reach it can open the page, start the engines {} and play them on this machine's CPU{}",
+                settings.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", "),
+                if settings.records.is_some() { ", and read the --records file" } else { "" }
             );
         }
         let names: Vec<&str> = settings.engines.iter().map(|e| e.name.as_str()).collect();

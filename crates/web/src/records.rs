@@ -2,8 +2,9 @@
 //! checked as the referee checks a merge, and summarized by the referee's own statistics (one
 //! source of truth for Elo and its interval).
 
-use pion_referee::record::{GameRecord, check_consistent};
-use pion_referee::summary::{Summary, summarize};
+use pion_referee::ratings::Zero;
+use pion_referee::record::{GameRecord, parse_records};
+use pion_referee::report::{Report, report_of};
 use serde::Serialize;
 
 /// The largest records file the viewer reads (a 10,000-game match is a few MiB).
@@ -17,75 +18,61 @@ const GAMES: [&str; 2] = ["avalam", "awale"];
 pub struct MatchView {
     /// Where the records came from (a file name).
     pub source: String,
-    /// The referee's summary (W/D/L, Elo with its interval, forfeits by reason).
-    pub summary: Summary,
-    /// The referee's own summary table, as it prints it at the end of a match.
+    /// `match` or `tournament`.
+    pub kind: &'static str,
+    /// The referee's report: a match's summary (W/D/L, Elo with its interval, forfeits), or a
+    /// tournament's standings, crosstable and ratings.
+    pub report: Report,
+    /// The referee's own report, as `referee summary` prints it.
     pub table: String,
-    /// Every game, in file order.
+    /// Every game, in game order.
     pub games: Vec<GameRecord>,
-    /// Things the reader skipped, as sentences.
+    /// Things the reader skipped or noticed, as sentences.
     pub warnings: Vec<String>,
 }
 
-/// Reads the text of a records file into a [`MatchView`], or says in one sentence why it cannot.
+/// The sentence for a records file of `len` bytes, over the limit.
+pub fn too_large(source: &str, len: usize) -> String {
+    format!(
+        "{source} is {} MiB: the viewer reads records files up to {} MiB",
+        len / (1024 * 1024),
+        MAX_RECORDS_BYTES / (1024 * 1024)
+    )
+}
+
+/// Reads the text of a records file into a [`MatchView`] with the referee's own reader and
+/// report (`referee summary`), or says why not in the sentence `referee summary` says.
 pub fn read(text: &[u8], source: &str) -> Result<MatchView, String> {
     if text.len() > MAX_RECORDS_BYTES {
-        return Err(format!(
-            "{source} is {} MiB: the viewer reads records files up to {} MiB",
-            text.len() / (1024 * 1024),
-            MAX_RECORDS_BYTES / (1024 * 1024)
-        ));
+        return Err(too_large(source, text.len()));
     }
-    let text = std::str::from_utf8(text).map_err(|e| {
-        format!(
-            "{source} is not a text file (not UTF-8 at byte {})",
-            e.valid_up_to()
-        )
-    })?;
-    let mut games = Vec::new();
-    let mut warnings = Vec::new();
-    for (number, chunk) in text.split_inclusive('\n').enumerate() {
-        let line = chunk.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let record: GameRecord = match serde_json::from_str(line) {
-            Ok(record) => record,
-            // A referee still running (or killed) may have left half a last line.
-            Err(_) if !chunk.ends_with('\n') => {
-                warnings.push(format!(
-                    "line {}: an unfinished last line was skipped",
-                    number + 1
-                ));
-                break;
-            }
-            Err(e) => {
-                return Err(format!(
-                    "{source}, line {}: not a game record of the referee's --out file ({e})",
-                    number + 1
-                ));
-            }
-        };
-        if !GAMES.contains(&record.rules.as_str()) {
-            return Err(format!(
-                "{source}, line {}: a game of '{}', not one of {}",
-                number + 1,
-                record.rules.chars().take(40).collect::<String>(),
-                GAMES.join(" or ")
-            ));
-        }
-        games.push(record);
-    }
+    let parsed = parse_records(text, source).map_err(|e| format!("{e:#}"))?;
+    let mut games = parsed.records;
+    let mut warnings = parsed.warnings;
     if games.is_empty() {
         return Err(format!("{source} holds no game record"));
     }
-    check_consistent(&games).map_err(|e| format!("{source}: {e:#}"))?;
-    let engines = games[0].engines.clone();
-    let summary = summarize(&engines, &games, None);
+    let (report, note) =
+        report_of(&mut games, None, Zero::Average).map_err(|e| format!("{source}: {e:#}"))?;
+    warnings.extend(note);
+    // The page replays games with a pion process, which knows these games only.
+    if let Some(other) = games.iter().find(|g| !GAMES.contains(&g.rules.as_str())) {
+        return Err(format!(
+            "{source}: game {} is of '{}', not one of {}: the viewer cannot replay it",
+            other.game,
+            other.rules.chars().take(40).collect::<String>(),
+            GAMES.join(" or ")
+        ));
+    }
+    let kind = match report {
+        Report::Match(_) => "match",
+        Report::Tournament(_) => "tournament",
+    };
     Ok(MatchView {
         source: source.to_string(),
-        table: summary.table(),
-        summary,
+        kind,
+        table: report.text(),
+        report,
         games,
         warnings,
     })

@@ -7,22 +7,42 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
+use axum::body::Body;
 use axum::extract::ws::{Message, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{Request, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use pion_referee::config::EngineSpec;
 use tokio::sync::Semaphore;
+use tower::ServiceExt;
 
+use crate::guard::Guard;
 use crate::{assets, process, records, session};
+
+/// How long a connection may take to send a request's headers, or stay silent between
+/// requests: a slow or silent client cannot hold a connection (and a descriptor) longer.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long an upload may take to arrive.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Records files read at once (uploads and `--records`); more are told to wait.
+pub const MAX_READS: usize = 2;
+
+/// The name the page starts the rules process by (never a configured engine's).
+pub const RULES: &str = "rules";
 
 /// What the server was started with.
 #[derive(Debug)]
 pub struct Settings {
     /// The engines a page may start, by name.
     pub engines: Vec<EngineSpec>,
+    /// The rules process of every page (`--rules`, or the pion next to pion-web), named [`RULES`].
+    pub rules: EngineSpec,
     /// A records file to show in the match viewer (`--records`).
     pub records: Option<PathBuf>,
     /// Browser connections served at once.
@@ -33,6 +53,8 @@ pub struct Settings {
     pub max_messages: u32,
     /// How long a page may send nothing before its engines are stopped.
     pub idle_timeout: Duration,
+    /// The hosts and origins requests must come from.
+    pub guard: Guard,
 }
 
 /// The server's shared state.
@@ -40,12 +62,21 @@ pub struct Settings {
 struct App {
     settings: Arc<Settings>,
     sessions: Arc<Semaphore>,
+    reads: Arc<Semaphore>,
 }
 
-/// The routes of the server.
+/// The addresses of the connection a request came on.
+#[derive(Clone, Copy, Debug)]
+struct Connection {
+    local: SocketAddr,
+    peer: SocketAddr,
+}
+
+/// The routes of the server, every one behind the guard.
 fn router(settings: Arc<Settings>) -> Router {
     let app = App {
         sessions: Arc::new(Semaphore::new(settings.max_sessions)),
+        reads: Arc::new(Semaphore::new(MAX_READS)),
         settings,
     };
     Router::new()
@@ -56,8 +87,42 @@ fn router(settings: Arc<Settings>) -> Router {
         .route("/{file}", get(asset))
         .route("/ws", get(socket))
         .route("/api/records", get(given_records).post(uploaded_records))
-        .layer(DefaultBodyLimit::max(records::MAX_RECORDS_BYTES + 1))
+        .layer(middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
+}
+
+/// Refuses, with 403 and a line on stderr, a request whose Host or Origin is not this
+/// server's (see [`Guard`]).
+async fn guard(State(app): State<App>, request: Request, next: Next) -> Response {
+    let headers = request.headers();
+    let text = |name| {
+        headers
+            .get(name)
+            .map(|v: &header::HeaderValue| v.to_str().unwrap_or("(not text)"))
+    };
+    let Some(connection) = request.extensions().get::<Connection>().copied() else {
+        return next.run(request).await;
+    };
+    let verdict =
+        app.settings
+            .guard
+            .check(text(header::HOST), text(header::ORIGIN), connection.local);
+    match verdict {
+        Ok(()) => next.run(request).await,
+        Err(why) => {
+            eprintln!(
+                "pion-web: refused {} {} from {}: {why}",
+                request.method(),
+                request.uri().path().chars().take(100).collect::<String>(),
+                connection.peer
+            );
+            (
+                StatusCode::FORBIDDEN,
+                format!("pion-web refused this request: {why}\n"),
+            )
+                .into_response()
+        }
+    }
 }
 
 /// A static page part, never cached (a rebuilt server serves the new page at once).
@@ -110,51 +175,109 @@ async fn socket(State(app): State<App>, upgrade: WebSocketUpgrade) -> Response {
         })
 }
 
-/// A match view as JSON, or its error as `{"error": ...}` with status 400.
-fn view_response(result: Result<records::MatchView, String>) -> Response {
-    match result {
-        Ok(view) => axum::Json(view).into_response(),
-        Err(error) => (
-            StatusCode::BAD_REQUEST,
-            axum::Json(serde_json::json!({ "error": error })),
-        )
-            .into_response(),
+/// A match view as JSON, or its error as `{"error": ...}` with `status`.
+fn error_response(status: StatusCode, error: &str) -> Response {
+    (status, axum::Json(serde_json::json!({ "error": error }))).into_response()
+}
+
+/// Reads records text into the JSON answer, on a blocking thread (a 32 MiB file is parsed and
+/// serialized in tens of milliseconds: not on the threads that serve the pages), then gives the
+/// memory back to the system.
+async fn answer(text: Vec<u8>, source: String) -> Response {
+    let built = tokio::task::spawn_blocking(move || {
+        let answer = match records::read(&text, &source) {
+            Ok(view) => serde_json::to_vec(&view)
+                .map(|json| (StatusCode::OK, json))
+                .map_err(|e| e.to_string()),
+            Err(error) => Ok((
+                StatusCode::BAD_REQUEST,
+                serde_json::to_vec(&serde_json::json!({ "error": error })).unwrap_or_default(),
+            )),
+        };
+        drop(text);
+        answer
+    })
+    .await;
+    let response = match built {
+        Ok(Ok((status, json))) => {
+            (status, [(header::CONTENT_TYPE, "application/json")], json).into_response()
+        }
+        Ok(Err(e)) => error_response(StatusCode::INTERNAL_SERVER_ERROR, &e),
+        Err(_) => error_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the records could not be read",
+        ),
+    };
+    give_back_memory();
+    response
+}
+
+/// Returns freed memory to the system (glibc keeps it otherwise, and a few large uploads
+/// would stay in the server's resident size).
+fn give_back_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator.
+    unsafe {
+        libc::malloc_trim(0);
     }
+}
+
+/// The answer to a records request while [`MAX_READS`] are being read.
+fn busy() -> Response {
+    error_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &format!("the server is reading {MAX_READS} records files already: try again in a moment"),
+    )
 }
 
 async fn given_records(State(app): State<App>) -> Response {
     let Some(path) = &app.settings.records else {
-        return (
+        return error_response(
             StatusCode::NOT_FOUND,
-            axum::Json(serde_json::json!({ "error": "pion-web was started without --records" })),
-        )
-            .into_response();
+            "pion-web was started without --records",
+        );
+    };
+    let Ok(_permit) = app.reads.clone().try_acquire_owned() else {
+        return busy();
     };
     let source = path.display().to_string();
     // Read at each request: a match still being played shows its new games on reload.
-    let result = match tokio::fs::metadata(path).await {
-        Ok(meta) if meta.len() > records::MAX_RECORDS_BYTES as u64 => Err(format!(
-            "{source} is {} MiB: the viewer reads records files up to {} MiB",
-            meta.len() / (1024 * 1024),
-            records::MAX_RECORDS_BYTES / (1024 * 1024)
-        )),
+    match tokio::fs::metadata(path).await {
+        Ok(meta) if meta.len() > records::MAX_RECORDS_BYTES as u64 => error_response(
+            StatusCode::BAD_REQUEST,
+            &records::too_large(&source, meta.len() as usize),
+        ),
         _ => match tokio::fs::read(path).await {
-            Ok(text) => records::read(&text, &source),
-            Err(e) => Err(format!("cannot read {source}: {e}")),
+            Ok(text) => answer(text, source).await,
+            Err(e) => error_response(
+                StatusCode::BAD_REQUEST,
+                &format!("cannot read {source}: {e}"),
+            ),
         },
-    };
-    view_response(result)
+    }
 }
 
-async fn uploaded_records(
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
-) -> Response {
-    match body {
-        Ok(body) => view_response(records::read(&body, "the uploaded file")),
-        Err(_) => view_response(Err(format!(
-            "the file is too large: the viewer reads records files up to {} MiB",
-            records::MAX_RECORDS_BYTES / (1024 * 1024)
-        ))),
+/// An uploaded records file: counted (at most [`MAX_READS`] at once, the permit taken before
+/// the body is read), bounded in size and in time.
+async fn uploaded_records(State(app): State<App>, body: Body) -> Response {
+    let Ok(_permit) = app.reads.clone().try_acquire_owned() else {
+        return busy();
+    };
+    let source = "the uploaded file";
+    let limit = records::MAX_RECORDS_BYTES;
+    match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => answer(Vec::from(bytes), source.to_string()).await,
+        Ok(Err(_)) => error_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &format!(
+                "the file is too large: the viewer reads records files up to {} MiB",
+                limit / (1024 * 1024)
+            ),
+        ),
+        Err(_) => error_response(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!("the upload took more than {} s", BODY_TIMEOUT.as_secs()),
+        ),
     }
 }
 
@@ -169,19 +292,48 @@ async fn shutdown_signal() {
 }
 
 /// Serves on `listener` until Ctrl-C or SIGTERM, then kills every engine still running.
+///
+/// Each connection is served by hyper with a timer, so that a client that sends its headers
+/// slowly, or nothing at all, is cut off after [`HEADER_TIMEOUT`].
 pub async fn serve(listener: tokio::net::TcpListener, settings: Settings) -> anyhow::Result<()> {
     let app = router(Arc::new(settings));
-    // Lines are small and interactive: no Nagle delay on them.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+    let listen = listener.local_addr()?;
+    let shutdown = shutdown_signal();
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            _ = &mut shutdown => break,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(accepted) => accepted,
+            Err(_) => {
+                // Out of descriptors, most likely: let the header timeout free some.
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        // Lines are small and interactive: no Nagle delay on them.
         let _ = tcp.set_nodelay(true);
-    });
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    );
-    tokio::select! {
-        result = server => result?,
-        _ = shutdown_signal() => {}
+        let connection = Connection {
+            local: tcp.local_addr().unwrap_or(listen),
+            peer,
+        };
+        let service =
+            app.clone()
+                .map_request(move |mut request: Request<hyper::body::Incoming>| {
+                    request.extensions_mut().insert(connection);
+                    request.map(Body::new)
+                });
+        tokio::spawn(async move {
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let served = http
+                .serve_connection(TokioIo::new(tcp), TowerToHyperService::new(service))
+                .with_upgrades();
+            let _ = served.await;
+        });
     }
     let killed = process::kill_all();
     eprintln!("pion-web: stopped ({killed} engine process groups killed)");

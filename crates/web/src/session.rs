@@ -14,7 +14,9 @@ use axum::extract::ws::{Message, Utf8Bytes, WebSocket};
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use crate::process::{Engine, Event};
+use pion_process::{Event, Process, SendError};
+
+use crate::process::{self, Tagged};
 use crate::server::Settings;
 
 /// Engines one page may have at once: the rules, two players and an analyser.
@@ -38,6 +40,8 @@ pub enum ToPage<'a> {
     Hello {
         /// Their names.
         engines: Vec<&'a str>,
+        /// The name to start the rules process by.
+        rules: &'a str,
         /// Whether `--records` gave a file (at `/api/records`).
         records: bool,
     },
@@ -115,25 +119,51 @@ impl RateLimit {
     }
 }
 
-/// An engine's event with the page's name for it and the engine's generation under that name
-/// (a restarted engine's late lines are not the new one's).
-type Tagged = (String, u64, Event);
+/// One engine of the page: its generation under the page's id, its process, and why the
+/// session stopped it, if it did (said to the page when its exit comes).
+struct Slot {
+    generation: u64,
+    process: Process,
+    stopped: Option<String>,
+    /// Whether its output ended (its exit, with the status, usually follows at once).
+    ended: bool,
+}
 
-/// The session's state: its engines, and the channel their readers report on.
+impl Slot {
+    /// Stops the engine for `why` without waiting; its exit is reported with that sentence.
+    fn stop(&mut self, why: String) {
+        if self.stopped.is_none() {
+            self.stopped = Some(why);
+        }
+        self.process.stop();
+    }
+}
+
+/// The session's state: its engines, and the channel their threads report on.
 struct Session {
     settings: Arc<Settings>,
-    engines: HashMap<String, (u64, Engine)>,
+    engines: HashMap<String, Slot>,
     events: mpsc::Sender<Tagged>,
     generation: u64,
 }
 
-/// Sends one message to the page; false when the socket is gone.
+/// The sentence for an engine that exited with `status` (none: the system gave no status).
+fn exit_sentence(status: Option<std::process::ExitStatus>) -> String {
+    match status.and_then(|s| s.code()) {
+        Some(code) => format!("exited with status {code}"),
+        None => "was killed by a signal".to_string(),
+    }
+}
+
+/// How long a message to the page may wait for the page to read: a page that stops reading
+/// its socket would otherwise hold the session (and its engines) for ever.
+const SEND_DEADLINE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Sends one message to the page; false when the socket is gone or the page does not read.
 async fn send(socket: &mut WebSocket, message: &ToPage<'_>) -> bool {
     let text = serde_json::to_string(message).expect("messages serialize");
-    socket
-        .send(Message::Text(Utf8Bytes::from(text)))
-        .await
-        .is_ok()
+    let sent = socket.send(Message::Text(Utf8Bytes::from(text)));
+    matches!(tokio::time::timeout(SEND_DEADLINE, sent).await, Ok(Ok(())))
 }
 
 /// Tells the page a request was refused; false when the socket is gone.
@@ -150,6 +180,12 @@ fn valid_id(id: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
+/// Kills an engine the page is done with, its reaping off the async threads.
+fn retire(mut slot: Slot) {
+    slot.process.stop();
+    tokio::task::spawn_blocking(move || drop(slot));
+}
+
 /// Runs one session until the socket closes, the page is idle too long or breaks a limit; every
 /// engine it started is killed when it returns.
 pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
@@ -163,6 +199,7 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
     let names: Vec<&str> = settings.engines.iter().map(|e| e.name.as_str()).collect();
     let hello = ToPage::Hello {
         engines: names,
+        rules: crate::server::RULES,
         records: settings.records.is_some(),
     };
     if !send(&mut socket, &hello).await {
@@ -198,14 +235,47 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
                 }
             }
             Some((id, generation, event)) = incoming.recv() => {
-                if session.engines.get(&id).is_none_or(|(g, _)| *g != generation) {
+                let Some(slot) = session.engines.get_mut(&id).filter(|s| s.generation == generation) else {
                     continue;
-                }
-                let alive = match &event {
-                    Event::Line(line) => send(&mut socket, &ToPage::Line { id: &id, line }).await,
-                    Event::Exit { message, stderr } => {
-                        session.engines.remove(&id);
-                        send(&mut socket, &ToPage::Exit { id: &id, message, stderr }).await
+                };
+                let alive = match event {
+                    Event::Line(line) if slot.stopped.is_some() => { let _ = line; true }
+                    Event::Line(line) if line.cut => {
+                        slot.stop(format!(
+                            "printed a line longer than {} bytes, so it was stopped",
+                            settings.max_line
+                        ));
+                        true
+                    }
+                    Event::Line(line) => {
+                        send(&mut socket, &ToPage::Line { id: &id, line: &line.text }).await
+                    }
+                    // An engine that exits closes its output just before: give its exit (and
+                    // status) a moment, then stop one that only closed its output. The second
+                    // `End` is the session's own reminder.
+                    Event::End if !slot.ended => {
+                        slot.ended = true;
+                        let events = session.events.clone();
+                        tokio::spawn(async move {
+                            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+                            let _ = events.send((id, generation, Event::End)).await;
+                        });
+                        true
+                    }
+                    Event::End => {
+                        slot.stop("closed its output".to_string());
+                        true
+                    }
+                    Event::Stalled => {
+                        slot.stop("stopped reading its input, so it was stopped".to_string());
+                        true
+                    }
+                    Event::Exited(status) => {
+                        let slot = session.engines.remove(&id).expect("looked up above");
+                        let stderr = slot.process.stderr_tail();
+                        let why = slot.stopped.unwrap_or_else(|| exit_sentence(status));
+                        let message = format!("engine '{}' {why}", slot.process.name());
+                        send(&mut socket, &ToPage::Exit { id: &id, message: &message, stderr: &stderr }).await
                     }
                 };
                 if !alive {
@@ -222,9 +292,12 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
             }
         }
     }
-    for (_, engine) in session.engines.values_mut() {
-        engine.kill();
+    for slot in session.engines.values_mut() {
+        slot.process.stop();
     }
+    // Dropping a process waits for its reaping, a moment after SIGKILL: off the async threads.
+    let engines = std::mem::take(&mut session.engines);
+    tokio::task::spawn_blocking(move || drop(engines));
     let _ = socket.send(Message::Close(None)).await;
 }
 
@@ -256,9 +329,12 @@ impl Session {
                     return refuse(socket, Some(&id), &message).await;
                 }
                 match self.engines.get_mut(&id) {
-                    // A failed write means the engine is dying: its reader reports the exit.
-                    Some((_, engine)) => {
-                        let _ = engine.send(&line).await;
+                    // The line is queued, never awaited: an engine that does not read is stopped,
+                    // and one that is dying is reported by its exit.
+                    Some(slot) => {
+                        if let Err(SendError::Stalled) = slot.process.send_line(&line) {
+                            slot.stop("stopped reading its input, so it was stopped".to_string());
+                        }
                         true
                     }
                     None => {
@@ -268,8 +344,8 @@ impl Session {
                 }
             }
             FromPage::Kill { id } => {
-                if let Some((_, mut engine)) = self.engines.remove(&id) {
-                    engine.kill();
+                if let Some(slot) = self.engines.remove(&id) {
+                    retire(slot);
                 }
                 true
             }
@@ -277,7 +353,7 @@ impl Session {
                 let lines = self
                     .engines
                     .get(&id)
-                    .map(|(_, engine)| engine.stderr_tail())
+                    .map(|slot| slot.process.stderr_tail())
                     .unwrap_or_default();
                 send(
                     socket,
@@ -297,7 +373,9 @@ impl Session {
             let message = "an engine id is 1 to 16 letters, digits, '-' or '_'";
             return refuse(socket, None, message).await;
         }
-        let Some(spec) = self.settings.engines.iter().find(|e| e.name == name) else {
+        let settings = self.settings.clone();
+        let rules = (name == crate::server::RULES).then_some(&settings.rules);
+        let Some(spec) = rules.or_else(|| settings.engines.iter().find(|e| e.name == name)) else {
             let known: Vec<&str> = self
                 .settings
                 .engines
@@ -311,16 +389,23 @@ impl Session {
             );
             return refuse(socket, Some(&id), &message).await;
         };
-        if let Some((_, mut old)) = self.engines.remove(&id) {
-            old.kill();
+        if let Some(old) = self.engines.remove(&id) {
+            retire(old);
         }
         if self.engines.len() >= MAX_ENGINES {
             let message = format!("a page may run at most {MAX_ENGINES} engines at once");
             return refuse(socket, Some(&id), &message).await;
         }
-        let (tx, mut rx) = mpsc::channel::<Event>(256);
-        let engine = match Engine::spawn(spec, self.settings.max_line, tx) {
-            Ok(engine) => engine,
+        self.generation += 1;
+        let generation = self.generation;
+        let process = match process::spawn(
+            spec,
+            self.settings.max_line,
+            &id,
+            generation,
+            self.events.clone(),
+        ) {
+            Ok(process) => process,
             Err(message) => {
                 return send(
                     socket,
@@ -333,20 +418,16 @@ impl Session {
                 .await;
             }
         };
-        let pid = engine.pid();
-        // One channel for the session: each engine's events are tagged with the page's id.
-        let events = self.events.clone();
-        let tag = id.clone();
-        self.generation += 1;
-        let generation = self.generation;
-        tokio::spawn(async move {
-            while let Some(event) = rx.recv().await {
-                if events.send((tag.clone(), generation, event)).await.is_err() {
-                    break;
-                }
-            }
-        });
-        self.engines.insert(id.clone(), (generation, engine));
+        let pid = process.pid() as i32;
+        self.engines.insert(
+            id.clone(),
+            Slot {
+                generation,
+                process,
+                stopped: None,
+                ended: false,
+            },
+        );
         send(
             socket,
             &ToPage::Started {

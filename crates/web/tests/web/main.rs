@@ -7,4 +7,6 @@ mod common;
 mod bridge;
 mod page;
 mod players;
+mod protocol_fixture;
 mod records;
+mod safety;

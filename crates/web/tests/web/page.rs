@@ -419,7 +419,7 @@ async fn the_match_viewer_shows_a_match_and_replays_its_games() {
         message
             .as_str()
             .unwrap()
-            .contains("line 1: not a game record"),
+            .contains("the uploaded file:1: not a game record"),
         "{message}"
     );
     assert!(
