@@ -105,7 +105,7 @@ fn run_session(input: &[String]) -> Vec<String> {
 fn protocol_examples_hold() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
         .expect("protocol.md exists");
-    for name in ["avalam", "awale", "help", "errors"] {
+    for name in ["avalam", "awale", "tiebreak", "help", "errors"] {
         let input = example(&doc, name, "input");
         let expected = example(&doc, name, "output");
         let actual = run_session(&input);
