@@ -486,3 +486,70 @@ fn the_mcts_line_stops_where_the_search_has_no_preference() {
     let info = info.unwrap();
     assert_eq!(info.pv, [Avalam::format_move(mv.unwrap())], "{info:?}");
 }
+
+/// The exact value under tiebreak5 for the side to move, by full minimax: a final margin of
+/// `m` points is `1000 m`, and a game level on points is the sign of the towers five high.
+fn solve_tiebreak5(pos: &Avalam) -> i32 {
+    let mut moves = <Avalam as Game>::Moves::default();
+    pos.legal_moves(&mut moves);
+    if moves.as_ref().is_empty() {
+        let outcome = pos.outcome().expect("no move: over");
+        let me = pos.side_to_move();
+        return match outcome.margin_for(me) {
+            0 => match outcome.winner() {
+                Some(w) if w == me => 1,
+                Some(_) => -1,
+                None => 0,
+            },
+            m => 1000 * m,
+        };
+    }
+    moves
+        .as_ref()
+        .iter()
+        .map(|&mv| {
+            let mut child = *pos;
+            child.play(mv);
+            -solve_tiebreak5(&child)
+        })
+        .max()
+        .unwrap()
+}
+
+#[test]
+fn avalam_tiebreak5_endgames_are_solved_with_the_tie_break() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
+    let (mut searched, mut on_tiebreak) = (0, 0);
+    while searched < 60 {
+        let standard = random_sparse_endgame(&mut rng);
+        let text = standard.format_position();
+        let (board, side) = text.split_once(' ').unwrap();
+        let pos = Avalam::parse_position(board, side, avalam::Variant::TieBreak5).unwrap();
+        if pos.outcome().is_some() {
+            continue;
+        }
+        searched += 1;
+        let value = solve_tiebreak5(&pos);
+        let expected = match value {
+            1 => Score::Win(0),
+            -1 => Score::Loss(0),
+            0 => Score::Draw,
+            v => expected_score(v / 1000),
+        };
+        on_tiebreak += (value.abs() == 1) as u32;
+        let game = History::new(pos);
+        let (mv, info) = run(Settings::default(), &game, &Limits::default());
+        assert_eq!(info.expect("a report").score, Some(expected), "{text}");
+        let mut child = pos;
+        child.play(mv.expect("a move"));
+        assert_eq!(
+            -solve_tiebreak5(&child),
+            value,
+            "the move keeps the value: {text}"
+        );
+    }
+    assert!(
+        on_tiebreak >= 3,
+        "the sample holds games the tie-break decides: {on_tiebreak}"
+    );
+}
