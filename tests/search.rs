@@ -487,35 +487,6 @@ fn the_mcts_line_stops_where_the_search_has_no_preference() {
     assert_eq!(info.pv, [Avalam::format_move(mv.unwrap())], "{info:?}");
 }
 
-/// The exact value under tiebreak5 for the side to move, by full minimax: a final margin of
-/// `m` points is `1000 m`, and a game level on points is the sign of the towers five high.
-fn solve_tiebreak5(pos: &Avalam) -> i32 {
-    let mut moves = <Avalam as Game>::Moves::default();
-    pos.legal_moves(&mut moves);
-    if moves.as_ref().is_empty() {
-        let outcome = pos.outcome().expect("no move: over");
-        let me = pos.side_to_move();
-        return match outcome.margin_for(me) {
-            0 => match outcome.winner() {
-                Some(w) if w == me => 1,
-                Some(_) => -1,
-                None => 0,
-            },
-            m => 1000 * m,
-        };
-    }
-    moves
-        .as_ref()
-        .iter()
-        .map(|&mv| {
-            let mut child = *pos;
-            child.play(mv);
-            -solve_tiebreak5(&child)
-        })
-        .max()
-        .unwrap()
-}
-
 #[test]
 fn avalam_tiebreak5_endgames_are_solved_with_the_tie_break() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
@@ -529,12 +500,12 @@ fn avalam_tiebreak5_endgames_are_solved_with_the_tie_break() {
             continue;
         }
         searched += 1;
-        let value = solve_tiebreak5(&pos);
+        let value = pion_rules::game::minimax_result(&pos);
         let expected = match value {
             1 => Score::Win(0),
             -1 => Score::Loss(0),
             0 => Score::Draw,
-            v => expected_score(v / 1000),
+            v => expected_score(v / pion_rules::game::POINT),
         };
         on_tiebreak += (value.abs() == 1) as u32;
         let game = History::new(pos);
@@ -543,7 +514,7 @@ fn avalam_tiebreak5_endgames_are_solved_with_the_tie_break() {
         let mut child = pos;
         child.play(mv.expect("a move"));
         assert_eq!(
-            -solve_tiebreak5(&child),
+            -pion_rules::game::minimax_result(&child),
             value,
             "the move keeps the value: {text}"
         );

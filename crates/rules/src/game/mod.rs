@@ -14,7 +14,7 @@ use std::fmt;
 
 pub use history::{History, repeats};
 pub use moves::MoveList;
-pub use oracle::minimax_margin;
+pub use oracle::{POINT, minimax_margin, minimax_result};
 pub use perft::{PerftReport, count_moves_after_each_by_children, perft, perft_until};
 pub use player::{EndReason, Outcome, Player, leader};
 pub use text::{NotationError, is_hidden, shorten, shorten_to};
