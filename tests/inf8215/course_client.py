@@ -92,7 +92,7 @@ class Judge:
 
 def play_game(agents, credits, judge):
     board, moves, player, step = Board(START), [], 1, 0
-    times = [0.0, 0.0]
+    times, each = [0.0, 0.0], []
     while any_action(board.m):
         step += 1
         k = 0 if player == 1 else 1
@@ -102,6 +102,7 @@ def play_game(agents, credits, judge):
         action = agents[k].play(board, player, step, credits[k])
         took = time.time() - start
         times[k] += took
+        each.append(round(took, 2))
         if credits[k] is not None:
             credits[k] -= took
             if credits[k] < -0.5:
@@ -123,7 +124,8 @@ def play_game(agents, credits, judge):
     winner = (score > 0) - (score < 0)
     status = judge.ask("status")[0]
     return {"winner": winner, "score": score, "plies": len(moves), "status": status,
-            "times": [round(t, 3) for t in times], "credits": credits, "moves": moves}
+            "times": [round(t, 3) for t in times], "each": each, "credits": credits,
+            "moves": moves}
 
 
 def main():
