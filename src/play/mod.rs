@@ -29,8 +29,8 @@ pub struct Options {
     /// The game.
     #[arg(long, default_value = "avalam", value_parser = pion_protocol::cli::game_parser())]
     game: GameKind,
-    /// A rule variant of the game (protocol.md: own-colour for Avalam; grandslam-nocapture or
-    /// grandslam-capture for Awale).
+    /// A rule variant of the game (protocol.md: own-colour or tiebreak5 for Avalam;
+    /// grandslam-nocapture or grandslam-capture for Awale).
     #[arg(long)]
     variant: Option<String>,
     /// pion's playing level, from the weakest.
