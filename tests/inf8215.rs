@@ -234,6 +234,18 @@ fn percepts_that_are_no_avalam_board_are_refused_with_a_reason() {
 /// A referee match of `games` between the wrapped agent `cmd` and pion at level greedy, under
 /// tiebreak5; the records.
 fn wrapped_match(name: &str, cmd: &str, games: u32, tc: &str) -> (Vec<Value>, Output, PathBuf) {
+    wrapped_match_in(None, name, cmd, games, tc)
+}
+
+/// [`wrapped_match`] with the agent's engine run in the folder `dir` (the referee's `dir=`).
+fn wrapped_match_in(
+    dir: Option<&str>,
+    name: &str,
+    cmd: &str,
+    games: u32,
+    tc: &str,
+) -> (Vec<Value>, Output, PathBuf) {
+    let engine_dir = dir.map(|d| format!("dir={d}"));
     let dir = std::env::temp_dir().join(format!("pion-inf8215-{}-{name}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).unwrap();
@@ -241,6 +253,7 @@ fn wrapped_match(name: &str, cmd: &str, games: u32, tc: &str) -> (Vec<Value>, Ou
         .current_dir(ROOT)
         .args(["--game", "avalam", "--variant", "tiebreak5", "--engine"])
         .arg(format!("name={name}"))
+        .args(engine_dir)
         .arg(format!("cmd={cmd}"))
         .args(["--engine", "name=pion"])
         .arg(format!("cmd={PION}"))
@@ -288,6 +301,19 @@ fn course_agents_wrapped_as_engines_play_referee_matches() {
     for r in &records {
         assert_eq!(r["reason"], "normal", "{r}");
     }
+}
+
+#[test]
+fn a_course_shaped_agent_file_loads_in_its_own_folder() {
+    // my_player.py star-imports avalam.py beside it and reads weights.txt from its folder.
+    let script = format!("{ROOT}/scripts/inf8215_agent.py");
+    let cmd = format!("python3 {script} engine --module my_player.py");
+    let folder = format!("{ROOT}/tests/inf8215/course_like");
+    let (records, _, dir) = wrapped_match_in(Some(&folder), "student", &cmd, 2, "tc=5+0.1");
+    for r in &records {
+        assert_eq!(r["reason"], "normal", "{r}");
+    }
+    assert!(log_of(&dir, "student").contains("! step 1 time left 5.0"));
 }
 
 #[test]
