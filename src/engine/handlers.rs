@@ -469,12 +469,14 @@ fn status<G: SearchGame>(table: &Table<G>, out: &Output) -> CommandResult {
             winner: None,
             score: position.points(),
             reason: None,
+            tiebreak: position.tiebreak(),
         },
         Some(outcome) => Status {
             turn: None,
             winner: outcome.winner().map(Player::number),
             score: outcome.score,
             reason: Some(outcome.reason.as_str()),
+            tiebreak: outcome.tiebreak,
         },
     };
     out.send(&Reply::Status(status));

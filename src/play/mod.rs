@@ -29,8 +29,8 @@ pub struct Options {
     /// The game.
     #[arg(long, default_value = "avalam", value_parser = pion_protocol::cli::game_parser())]
     game: GameKind,
-    /// A rule variant of the game (protocol.md: own-colour for Avalam; grandslam-nocapture or
-    /// grandslam-capture for Awale).
+    /// A rule variant of the game (protocol.md: own-colour or tiebreak5 for Avalam;
+    /// grandslam-nocapture or grandslam-capture for Awale).
     #[arg(long)]
     variant: Option<String>,
     /// pion's playing level, from the weakest.
@@ -443,11 +443,22 @@ fn result(status: &Status, human: u8) -> String {
         (p1, p2)
     };
     let margin = i64::from(winner) - i64::from(loser);
+    let by = match status.tiebreak {
+        Some([t1, t2]) if margin == 0 => {
+            let (most, least) = if status.winner == Some(2) {
+                (t2, t1)
+            } else {
+                (t1, t2)
+            };
+            format!("on the tie-break, {most} to {least} towers 5 high")
+        }
+        _ => format!("by {margin}"),
+    };
     match status.winner {
         Some(w) if w == human => {
-            format!("Game over ({why}): you win, {winner} to {loser}, by {margin}.")
+            format!("Game over ({why}): you win, {winner} to {loser}, {by}.")
         }
-        Some(_) => format!("Game over ({why}): pion wins, {winner} to {loser}, by {margin}."),
+        Some(_) => format!("Game over ({why}): pion wins, {winner} to {loser}, {by}."),
         None => format!("Game over ({why}): a draw, {p1} to {p2}."),
     }
 }
@@ -483,6 +494,13 @@ mod tests {
         assert_eq!(
             result(&over("status over winner 2 score 23 25 reason captures"), 1),
             "Game over (more than half the seeds captured): pion wins, 25 to 23, by 2."
+        );
+        assert_eq!(
+            result(
+                &over("status over winner 2 score 9 9 reason nomoves tiebreak 1 3"),
+                1
+            ),
+            "Game over (no move left): pion wins, 9 to 9, on the tie-break, 3 to 1 towers 5 high."
         );
         assert_eq!(
             result(&over("status over draw score 24 24 reason repetition"), 1),

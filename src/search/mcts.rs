@@ -10,7 +10,7 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::time::Watch;
 use super::{Info, Limits, Score, Settings};
-use pion_rules::game::{Game, History, Player};
+use pion_rules::game::{Game, History, Player, leader};
 
 /// Playouts longer than this are scored as if the game ended there (Awale can cycle).
 pub const PLAYOUT_CAP: usize = 300;
@@ -25,14 +25,17 @@ struct Node<M> {
     expanded: bool,
 }
 
-fn reward_for(points: [u32; 2], player: Player) -> f32 {
-    let own = points[player.index()];
-    let other = points[player.other().index()];
-    match own.cmp(&other) {
-        std::cmp::Ordering::Greater => 1.0,
-        std::cmp::Ordering::Equal => 0.5,
-        std::cmp::Ordering::Less => 0.0,
+fn reward_for(winner: Option<Player>, player: Player) -> f32 {
+    match winner {
+        Some(w) if w == player => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
     }
+}
+
+/// Who is ahead in `pos` if the game ended there: points, then the variant's tie-break.
+fn leading<G: Game>(pos: &G) -> Option<Player> {
+    leader(pos.points(), pos.tiebreak())
 }
 
 struct Tree<G: Game> {
@@ -169,8 +172,8 @@ fn is_repetition<G: Game>(path: &[(u64, u32)], pos: &G) -> bool {
     }
 }
 
-/// Plays random moves to the end (or the cap) and returns the final points.
-fn playout<G: Game>(mut pos: G, rng: &mut Xoshiro256PlusPlus) -> [u32; 2] {
+/// Plays random moves to the end (or the cap) and returns who won (or leads at the cap).
+fn playout<G: Game>(mut pos: G, rng: &mut Xoshiro256PlusPlus) -> Option<Player> {
     let mut moves = G::Moves::default();
     for _ in 0..PLAYOUT_CAP {
         pos.legal_moves(&mut moves);
@@ -180,7 +183,7 @@ fn playout<G: Game>(mut pos: G, rng: &mut Xoshiro256PlusPlus) -> [u32; 2] {
         }
         pos.play(list[rng.random_range(0..list.len())]);
     }
-    pos.points()
+    leading(&pos)
 }
 
 /// Runs UCT on the current position of `game` within `limits`.
@@ -289,8 +292,8 @@ pub fn search<G: Game>(
             }
             path_keys.push((pos.hash(), pos.irreversible_count()));
         }
-        let points = if ended {
-            pos.points()
+        let winner = if ended {
+            leading(&pos)
         } else {
             playout(pos, &mut rng)
         };
@@ -298,7 +301,7 @@ pub fn search<G: Game>(
         for &(n, mover) in &path {
             let node = &mut tree.nodes[n];
             node.visits += 1;
-            node.reward += reward_for(points, mover);
+            node.reward += reward_for(winner, mover);
         }
         playouts += 1;
         seldepth = seldepth.max(path.len());

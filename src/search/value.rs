@@ -10,6 +10,12 @@
 //! not depend on the ply, so the transposition table stores them as they are.
 //! A proven draw is 0, like an even heuristic; the search tells them apart by tracking whether a
 //! value depended on a heuristic leaf (see `alphabeta`).
+//! Under a variant with a tie-break (Avalam's `tiebreak5`), a game level on points but decided by
+//! the tie-break is a win by 0 points: exactly `WIN` (negated for a loss), above every heuristic
+//! value and below every win on points, one `MARGIN_UNIT` under a win by 1 as the solver's
+//! margin steps expect. Other variants never make that value, so their search is unchanged.
+
+use pion_rules::game::Game;
 
 use super::Score;
 
@@ -36,6 +42,42 @@ pub fn terminal(margin: i32) -> i32 {
     }
 }
 
+/// The value of a finished game for the side to move: its point margin, and under a tie-break
+/// rule, level points decided by the tie-break (a win or loss by 0 points, `±WIN`).
+#[inline]
+pub fn game_over<G: Game>(pos: &G) -> i32 {
+    proven(pos, pos.margin())
+}
+
+/// The value of the proven final `margin` of `pos`: [`terminal`], except that a finished game
+/// level on points goes to the tie-break when its variant has one.
+#[inline]
+pub fn proven<G: Game>(pos: &G, margin: i32) -> i32 {
+    if margin == 0
+        && let Some(tiebreak) = pos.tiebreak()
+        && pos.outcome().is_some()
+    {
+        let me = pos.side_to_move().index();
+        return WIN * (tiebreak[me] as i32 - tiebreak[1 - me] as i32).signum();
+    }
+    terminal(margin)
+}
+
+/// The value of a proven loss by `margin` points (0: lost on the tie-break).
+pub fn loss(margin: u32) -> i32 {
+    if margin == 0 {
+        -WIN
+    } else {
+        terminal(-(margin as i32))
+    }
+}
+
+/// Whether a value is a proven win or loss, on points or on the tie-break.
+#[inline]
+pub fn is_won_or_lost(value: i32) -> bool {
+    value.abs() >= WIN
+}
+
 /// Clamps a heuristic value into its band.
 #[inline]
 pub fn heuristic(value: i32) -> i32 {
@@ -58,7 +100,14 @@ pub fn margin(value: i32) -> i32 {
 
 /// The protocol score of a root value; `exact` when no heuristic leaf shaped it.
 pub fn to_score(value: i32, exact: bool) -> Score {
-    if is_decisive(value) {
+    if value.abs() == WIN {
+        // Won or lost on the tie-break, level on points.
+        if value > 0 {
+            Score::Win(0)
+        } else {
+            Score::Loss(0)
+        }
+    } else if is_decisive(value) {
         let m = margin(value);
         if m > 0 {
             Score::Win(m as u32)
@@ -99,5 +148,37 @@ mod tests {
         assert_eq!(to_score(0, true), Score::Draw);
         assert_eq!(to_score(0, false), Score::Centi(0));
         assert_eq!(to_score(250, true), Score::Centi(250));
+    }
+
+    #[test]
+    fn tiebreak_results_sit_between_heuristics_and_wins_on_points() {
+        assert!(WIN > HEURISTIC_MAX && WIN < terminal(1));
+        assert_eq!(
+            WIN + MARGIN_UNIT,
+            terminal(1),
+            "the solver's next margin step"
+        );
+        assert!(!is_decisive(WIN) && is_won_or_lost(WIN) && is_won_or_lost(-WIN));
+        assert!(!is_won_or_lost(HEURISTIC_MAX));
+        assert_eq!(to_score(WIN, false), Score::Win(0));
+        assert_eq!(to_score(-WIN, true), Score::Loss(0));
+        assert_eq!(loss(0), -WIN);
+        assert_eq!(loss(3), terminal(-3));
+    }
+
+    #[test]
+    fn finished_games_are_valued_by_points_then_tiebreak() {
+        use pion_rules::avalam::{Avalam, Variant};
+        // a1 y4, b1 r, e1 r: yellow stacks a1 on b1 (a tower of 5), then nothing moves: 1-1.
+        let board = "........./........./........./........./........./........./........./........./y4r..r.... 1";
+        let (board, side) = board.split_once(' ').unwrap();
+        for (variant, expected) in [(Variant::Standard, 0), (Variant::TieBreak5, -WIN)] {
+            let mut pos = Avalam::parse_position(board, side, variant).unwrap();
+            pos.play(Avalam::parse_move("a1b1").unwrap());
+            // Red is to move, and has lost on the tie-break only.
+            assert_eq!(game_over(&pos), expected, "{variant:?}");
+        }
+        let own = Avalam::parse_position(board, side, Variant::OwnColour).unwrap();
+        assert_eq!(proven(&own, 2), terminal(2));
     }
 }

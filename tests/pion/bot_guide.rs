@@ -19,20 +19,25 @@ fn scratch(name: &str) -> PathBuf {
 /// Plays `GAMES` Awale games of `engine` (a referee `cmd=`) against pion's `greedy` level and
 /// checks that every game ended normally; the logs are shown when one did not.
 fn match_against_pion(name: &str, engine: &str, dir: &Path) {
+    match_against_pion_at(
+        &["--game", "awale", "--tc", "movetime=1000"],
+        name,
+        engine,
+        dir,
+    );
+}
+
+/// The same, with the game and time control of `setup` (referee flags).
+fn match_against_pion_at(setup: &[&str], name: &str, engine: &str, dir: &Path) {
     let out = dir.join("games.jsonl");
     let output = Command::new(crate::bins::binary("referee"))
         .current_dir(ROOT)
-        .args([
-            "--game",
-            "awale",
-            "--engine",
-            &format!("name={name}"),
-            engine,
-        ])
+        .args(setup)
+        .args(["--engine", &format!("name={name}"), engine])
         .args(["--engine", "name=pion"])
         .arg(format!("cmd={}", env!("CARGO_BIN_EXE_pion")))
         .arg("option.Level=greedy")
-        .args(["--games", &GAMES.to_string(), "--tc", "movetime=1000"])
+        .args(["--games", &GAMES.to_string()])
         .args(["--openings", "random-plies=4", "--json", "--out"])
         .arg(&out)
         .arg("--log-dir")
@@ -108,5 +113,40 @@ fn the_minimal_c_engine_compiles_and_plays_a_match() {
         String::from_utf8_lossy(&built.stderr)
     );
     match_against_pion("minimal-c", &format!("cmd={}", binary.display()), &dir);
+    let _ = fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_java_engine_compiles_with_javac_alone_and_plays_a_match() {
+    let dir = scratch("java");
+    let classes = dir.join("classes");
+    let built = Command::new("javac")
+        .current_dir(ROOT)
+        .args(["-Xlint:all", "-Werror", "-d"])
+        .arg(&classes)
+        .arg("examples/engines/AvalamEngine.java")
+        .output()
+        .unwrap_or_else(|e| panic!("javac runs (.ci/run installs a JDK): {e}"));
+    assert!(
+        built.status.success(),
+        "AvalamEngine.java does not compile cleanly:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    for bot in ["alphabeta", "greedy"] {
+        let engine = format!(
+            "cmd=java -cp {} AvalamEngine --bot {bot}",
+            classes.display()
+        );
+        let setup = [
+            "--game",
+            "avalam",
+            "--variant",
+            "tiebreak5",
+            "--tc",
+            "tc=5+0.1",
+        ];
+        match_against_pion_at(&setup, &format!("java-{bot}"), &engine, &dir);
+        let _ = fs::remove_file(dir.join("games.jsonl"));
+    }
     let _ = fs::remove_dir_all(&dir);
 }

@@ -11,6 +11,7 @@ mod cli;
 mod docs_commands;
 mod egtb;
 mod fuzz;
+mod inf8215;
 mod ogn_load;
 mod openings;
 mod play;

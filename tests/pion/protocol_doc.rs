@@ -103,7 +103,7 @@ fn run_session(input: &[String]) -> Vec<String> {
 fn protocol_examples_hold() {
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/protocol.md"))
         .expect("protocol.md exists");
-    for name in ["avalam", "awale", "help", "errors", "uci"] {
+    for name in ["avalam", "awale", "tiebreak", "help", "errors", "uci"] {
         let input = example(&doc, name, "input");
         let expected = example(&doc, name, "output");
         let actual = run_session(&input);

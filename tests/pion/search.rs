@@ -486,3 +486,41 @@ fn the_mcts_line_stops_where_the_search_has_no_preference() {
     let info = info.unwrap();
     assert_eq!(info.pv, [Avalam::format_move(mv.unwrap())], "{info:?}");
 }
+
+#[test]
+fn avalam_tiebreak5_endgames_are_solved_with_the_tie_break() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
+    let (mut searched, mut on_tiebreak) = (0, 0);
+    while searched < 60 {
+        let standard = random_sparse_endgame(&mut rng);
+        let text = standard.format_position();
+        let (board, side) = text.split_once(' ').unwrap();
+        let pos = Avalam::parse_position(board, side, avalam::Variant::TieBreak5).unwrap();
+        if pos.outcome().is_some() {
+            continue;
+        }
+        searched += 1;
+        let value = pion_rules::game::minimax_result(&pos);
+        let expected = match value {
+            1 => Score::Win(0),
+            -1 => Score::Loss(0),
+            0 => Score::Draw,
+            v => expected_score(v / pion_rules::game::POINT),
+        };
+        on_tiebreak += (value.abs() == 1) as u32;
+        let game = History::new(pos);
+        let (mv, info) = run(Settings::default(), &game, &Limits::default());
+        assert_eq!(info.expect("a report").score, Some(expected), "{text}");
+        let mut child = pos;
+        child.play(mv.expect("a move"));
+        assert_eq!(
+            -pion_rules::game::minimax_result(&child),
+            value,
+            "the move keeps the value: {text}"
+        );
+    }
+    assert!(
+        on_tiebreak >= 3,
+        "the sample holds games the tie-break decides: {on_tiebreak}"
+    );
+}

@@ -59,6 +59,14 @@ fn parse_status(words: &[&str]) -> Heard {
     let player = |word: &str| word.parse::<u8>().ok().filter(|n| (1..=2).contains(n));
     let score = |p1: &str, p2: &str| Some([p1.parse().ok()?, p2.parse().ok()?]);
     let reason = |word: &str| EndReason::from_word(word).map(EndReason::as_str);
+    // A variant with a tie-break ends every form with `tiebreak <p1> <p2>`.
+    let (words, tiebreak) = match *words {
+        [ref head @ .., "tiebreak", p1, p2] => match score(p1, p2) {
+            Some(tiebreak) => (head, Some(tiebreak)),
+            None => return Heard::Malformed("status: the tiebreak takes two numbers"),
+        },
+        _ => (words, None),
+    };
     let status = match *words {
         ["playing", "turn", turn, "score", p1, p2] => {
             player(turn).zip(score(p1, p2)).map(|(turn, score)| Status {
@@ -66,6 +74,7 @@ fn parse_status(words: &[&str]) -> Heard {
                 winner: None,
                 score,
                 reason: None,
+                tiebreak,
             })
         }
         ["over", "winner", winner, "score", p1, p2, "reason", why] => player(winner)
@@ -76,6 +85,7 @@ fn parse_status(words: &[&str]) -> Heard {
                 winner: Some(winner),
                 score,
                 reason: Some(why),
+                tiebreak,
             }),
         ["over", "draw", "score", p1, p2, "reason", why] => {
             score(p1, p2).zip(reason(why)).map(|(score, why)| Status {
@@ -83,6 +93,7 @@ fn parse_status(words: &[&str]) -> Heard {
                 winner: None,
                 score,
                 reason: Some(why),
+                tiebreak,
             })
         }
         _ => None,
@@ -209,16 +220,19 @@ mod tests {
             (None, None, Some("repetition")),
         ];
         for (turn, winner, reason) in statuses {
-            let status = Status {
-                turn,
-                winner,
-                score: [23, 25],
-                reason,
-            };
-            assert_eq!(
-                parse_heard(&Reply::Status(status.clone()).to_string()),
-                Heard::Status(status)
-            );
+            for tiebreak in [None, Some([3, 1])] {
+                let status = Status {
+                    turn,
+                    winner,
+                    score: [23, 25],
+                    reason,
+                    tiebreak,
+                };
+                assert_eq!(
+                    parse_heard(&Reply::Status(status.clone()).to_string()),
+                    Heard::Status(status)
+                );
+            }
         }
         let board = Reply::Board {
             game: "awale",
@@ -273,6 +287,8 @@ mod tests {
             "status over winner 1 score 1 2",
             "status over draw score 1 x reason nomoves",
             "status over draw score 1 2 reason boredom",
+            "status over draw score 1 2 reason nomoves tiebreak 1",
+            "status over draw score 1 2 reason nomoves tiebreak 1 x",
             "position",
         ] {
             assert!(

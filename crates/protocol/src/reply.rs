@@ -100,6 +100,8 @@ pub struct Status {
     pub score: [u32; 2],
     /// Why the game ended, when it did.
     pub reason: Option<&'static str>,
+    /// What decides level points, per player, under a variant with a tie-break (`tiebreak5`).
+    pub tiebreak: Option<[u32; 2]>,
 }
 
 /// Writes text with control and invisible characters escaped ([`pion_rules::game::is_hidden`]), so
@@ -204,6 +206,9 @@ impl fmt::Display for Reply {
                 write!(f, " score {} {}", status.score[0], status.score[1])?;
                 if let Some(reason) = status.reason {
                     write!(f, " reason {reason}")?;
+                }
+                if let Some([p1, p2]) = status.tiebreak {
+                    write!(f, " tiebreak {p1} {p2}")?;
                 }
                 Ok(())
             }

@@ -292,6 +292,14 @@ impl Engine {
                         pion_rules::game::shorten(&line)
                     )));
                 }
+                // An engine that cannot move says why (a wrapped course agent that raised): the
+                // record keeps its reason.
+                Heard::Error(why) => {
+                    return Err(EngineError::Protocol(format!(
+                        "answered go with an error: {}",
+                        pion_rules::game::shorten_to(&why, 200)
+                    )));
+                }
                 _ => {
                     return Err(EngineError::Protocol(format!(
                         "sent '{}' instead of bestmove",

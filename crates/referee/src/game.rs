@@ -17,7 +17,7 @@ use super::seat::Seat;
 use pion_protocol::GoParams;
 use pion_protocol::engine_info::{EngineScore, MoveData};
 use pion_rules::GameKind;
-use pion_rules::game::{Game, History, Player};
+use pion_rules::game::{Game, History, Player, leader};
 
 /// The rules of one game, besides the engines.
 #[derive(Clone, Debug)]
@@ -316,10 +316,17 @@ impl<G: Game> Refereed<'_, G> {
     /// move, or at the ply limit.
     fn check_end(&self, verdict: Option<Verdict>) -> Result<(), Stop> {
         if let Some(outcome) = self.history.outcome() {
+            // A result the tie-break decided says so, with what decided it.
+            let detail = match outcome.tiebreak {
+                Some([one, two]) if outcome.decided_by_tiebreak() => Some(format!(
+                    "level on points, decided by the tie-break: {one} to {two}"
+                )),
+                _ => None,
+            };
             return Err(Stop::Ended(Ending {
                 winner: outcome.winner().map(Player::index),
                 reason: Reason::Normal,
-                detail: None,
+                detail,
                 loser: None,
                 score: outcome.score,
                 rule: None,
@@ -337,11 +344,9 @@ impl<G: Game> Refereed<'_, G> {
         if self.settings.max_plies.is_some_and(|max| played >= max) {
             let winner = match self.settings.max_plies_rule {
                 MaxPliesRule::Draw => None,
-                MaxPliesRule::Score => match score[0].cmp(&score[1]) {
-                    std::cmp::Ordering::Greater => Some(0),
-                    std::cmp::Ordering::Less => Some(1),
-                    std::cmp::Ordering::Equal => None,
-                },
+                MaxPliesRule::Score => {
+                    leader(score, self.history.position().tiebreak()).map(Player::index)
+                }
             };
             let detail = format!("{played} plies reached");
             return Err(Stop::Ended(Ending::adjudicated(

@@ -92,7 +92,7 @@ impl<G: Evaluate> Driver<'_, G> {
             self.best = first;
         }
         let score = Some(value::to_score(v, exact));
-        self.last = s.root_info(depth, score, !exact && value::is_decisive(v), None);
+        self.last = s.root_info(depth, score, !exact && value::is_won_or_lost(v), None);
         report(&self.last);
         let elapsed = self.last.time_ms;
         // Proven: deeper iterations would only say it again (`infinite` then waits for `stop`).
@@ -130,7 +130,7 @@ impl<G: Evaluate> Driver<'_, G> {
         {
             self.best = mv;
             // A loss is no bound from below that the protocol can say.
-            let score = (v > -value::WIN_MIN).then(|| value::to_score(v, false));
+            let score = (v > -value::WIN).then(|| value::to_score(v, false));
             self.last = self.search.root_info(depth, score, true, Some(mv));
             report(&self.last);
         }
@@ -158,7 +158,7 @@ impl<G: Evaluate> Driver<'_, G> {
     fn keep_proven_result(&mut self, report: &mut dyn FnMut(&Info)) {
         let goal = match (self.last.score, self.last.score_bound) {
             (Some(Score::Draw), false) => Some((0, 1)),
-            (Some(Score::Loss(m)), false) => Some((value::terminal(-(m as i32)), 0)),
+            (Some(Score::Loss(m)), false) => Some((value::loss(m), 0)),
             _ => None,
         };
         if let Some((root_value, goal)) = goal

@@ -20,7 +20,7 @@ impl<G: Evaluate> Search<'_, G> {
         // A repetition ends the game: a proven value, for the context of the nodes above.
         if ply > 0 && self.is_repetition(pos) {
             self.repetitions += 1;
-            return value::terminal(pos.margin());
+            return value::game_over(pos);
         }
         if depth <= 0 && G::QUIESCENCE && !self.solving {
             return self.quiesce(pos, ply, alpha, beta);
@@ -29,7 +29,7 @@ impl<G: Evaluate> Search<'_, G> {
             return match pos.horizon() {
                 Horizon::Exact(margin) => {
                     self.ends += 1;
-                    value::terminal(margin)
+                    value::proven(pos, margin)
                 }
                 Horizon::Heuristic(v) => {
                     self.unproven += 1;
@@ -43,7 +43,7 @@ impl<G: Evaluate> Search<'_, G> {
         pos.legal_moves(&mut moves);
         if moves.as_ref().is_empty() {
             self.ends += 1;
-            return value::terminal(pos.margin());
+            return value::game_over(pos);
         }
         let bounds = pos.settle(&mut moves);
         // Not at the root: the root must still search its moves to know which one keeps the

@@ -12,7 +12,7 @@ impl<G: Evaluate> Search<'_, G> {
         let stand = match pos.horizon() {
             Horizon::Exact(margin) => {
                 self.ends += 1;
-                return value::terminal(margin);
+                return value::proven(pos, margin);
             }
             Horizon::Heuristic(v) => value::heuristic(v),
         };

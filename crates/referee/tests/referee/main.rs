@@ -13,6 +13,7 @@ mod ogn;
 mod referee_pion;
 mod resume_and_shards;
 mod signals;
+mod tiebreak;
 mod tournament;
 mod uci;
 mod ugi;

@@ -94,6 +94,18 @@ pub enum Variant {
     Standard,
     /// Only a stack topped by your colour, only onto a stack topped by the opponent's.
     OwnColour,
+    /// The official moves; equal tower counts at the end are decided by the towers five high
+    /// each side owns (equal again: a draw), as the publisher's rules and the INF8215 course
+    /// framework's `Board.get_score` score a game.
+    TieBreak5,
+}
+
+impl Variant {
+    /// Whether any stack may go onto any adjacent stack (every variant but `own-colour`).
+    #[inline(always)]
+    pub fn moves_as_standard(self) -> bool {
+        self != Variant::OwnColour
+    }
 }
 
 /// An Avalam position.
@@ -283,13 +295,14 @@ impl Game for Avalam {
     const REPETITION_ENDS_GAME: bool = false;
 
     fn variant_names() -> &'static [&'static str] {
-        &["standard", "own-colour"]
+        &["standard", "own-colour", "tiebreak5"]
     }
 
     fn parse_variant(name: &str) -> Option<Variant> {
         match name {
             "standard" => Some(Variant::Standard),
             "own-colour" => Some(Variant::OwnColour),
+            "tiebreak5" => Some(Variant::TieBreak5),
             _ => None,
         }
     }
@@ -298,6 +311,7 @@ impl Game for Avalam {
         match variant {
             Variant::Standard => "standard",
             Variant::OwnColour => "own-colour",
+            Variant::TieBreak5 => "tiebreak5",
         }
     }
 
@@ -316,9 +330,10 @@ impl Game for Avalam {
     fn legal_moves(&self, moves: &mut Self::Moves) {
         moves.clear();
         let at_most = self.cumulative_heights();
-        let (sources, allowed) = match self.variant {
-            Variant::Standard => (self.occupied(), BOARD),
-            Variant::OwnColour => (self.towers_of(self.side), self.towers_of(self.side.other())),
+        let (sources, allowed) = if self.variant.moves_as_standard() {
+            (self.occupied(), BOARD)
+        } else {
+            (self.towers_of(self.side), self.towers_of(self.side.other()))
         };
         // Sources in cell order, and each source's targets in cell order: the documented order.
         for from in bits(sources & !self.heights[MAX_HEIGHT - 1]) {
@@ -337,7 +352,7 @@ impl Game for Avalam {
         let at_most = self.cumulative_heights();
         let mut count = 0;
         match self.variant {
-            Variant::Standard => {
+            Variant::Standard | Variant::TieBreak5 => {
                 // Moves are symmetric: a->b is legal exactly when b->a is. Count each adjacent
                 // pair once, over the four forward directions, and double.
                 for height in 1..MAX_HEIGHT {
@@ -389,17 +404,14 @@ impl Game for Avalam {
 
     fn count_moves_after_each(&self) -> u64 {
         match self.variant {
-            Variant::Standard => self.standard_replies(),
+            Variant::Standard | Variant::TieBreak5 => self.standard_replies(),
             // Own-colour moves can make new pairs (a new top colour), so no closed form here.
             Variant::OwnColour => count_moves_after_each_by_children(self),
         }
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        (self.count_moves() == 0).then(|| Outcome {
-            score: self.points(),
-            reason: EndReason::NoMoves,
-        })
+        (self.count_moves() == 0).then(|| self.outcome_now(EndReason::NoMoves))
     }
 
     fn points(&self) -> [u32; 2] {
@@ -407,6 +419,17 @@ impl Game for Avalam {
             self.towers_of(Player::One).count_ones(),
             self.towers_of(Player::Two).count_ones(),
         ]
+    }
+
+    /// Under `tiebreak5`, the towers five high topped by each colour.
+    fn tiebreak(&self) -> Option<[u32; 2]> {
+        (self.variant == Variant::TieBreak5).then(|| {
+            let five = self.heights[MAX_HEIGHT - 1];
+            [
+                (five & self.yellow).count_ones(),
+                (five & !self.yellow).count_ones(),
+            ]
+        })
     }
 
     fn hash(&self) -> u64 {

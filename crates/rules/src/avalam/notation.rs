@@ -183,5 +183,10 @@ pub fn pretty(position: &Avalam) -> String {
         out.push_str(&format!("  {}", name as char));
     }
     debug_assert_eq!(position.occupied() & !BOARD, 0);
+    if let Some([yellow, red]) = position.tiebreak() {
+        out.push_str(&format!(
+            "\n  tiebreak5: towers 5 high y {yellow} r {red} (they decide equal points)"
+        ));
+    }
     out
 }

@@ -320,3 +320,45 @@ fn illegal_moves_are_explained() {
     .unwrap();
     assert_eq!(why(&own, "b1a1"), "the tower would be 6 high (at most 5)");
 }
+
+#[test]
+fn tiebreak5_moves_as_standard_and_decides_level_points_by_towers_five_high() {
+    assert_eq!(Avalam::parse_variant("tiebreak5"), Some(Variant::TieBreak5));
+    assert_eq!(Avalam::variant_name(Variant::TieBreak5), "tiebreak5");
+    let (standard, tiebreak) = (
+        Avalam::start(Variant::Standard),
+        Avalam::start(Variant::TieBreak5),
+    );
+    assert_eq!(names(&standard), names(&tiebreak));
+    for depth in 1..=3 {
+        assert_eq!(perft(&standard, depth), perft(&tiebreak, depth), "{depth}");
+    }
+    assert_eq!(standard.tiebreak(), None);
+    assert_eq!(tiebreak.tiebreak(), Some([0, 0]));
+    // One tower each at the end; yellow's is five high.
+    let board = "........./........./........./........./........./........./........./........./y4r..r....";
+    for (variant, winner) in [
+        (Variant::Standard, None),
+        (Variant::TieBreak5, Some(Player::One)),
+        (Variant::OwnColour, None),
+    ] {
+        let mut pos = Avalam::parse_position(board, "1", variant).unwrap();
+        pos.play(mv("a1b1"));
+        let outcome = pos.outcome().expect("no move is left");
+        assert_eq!(outcome.score, [1, 1]);
+        assert_eq!(outcome.winner(), winner, "{variant:?}");
+        assert_eq!(outcome.decided_by_tiebreak(), winner.is_some());
+    }
+    // Red five high as well: level again, a draw; points still come first.
+    let mut level = Avalam::parse_position(board, "1", Variant::TieBreak5).unwrap();
+    level.set_tower(parse_cell("i9").unwrap(), 5, Player::Two);
+    level.set_tower(parse_cell("g9").unwrap(), 1, Player::One);
+    level.play(mv("a1b1"));
+    let outcome = level.outcome().unwrap();
+    assert_eq!((outcome.score, outcome.tiebreak), ([2, 2], Some([1, 1])));
+    assert_eq!(outcome.winner(), None);
+    let mut ahead = Avalam::parse_position(board, "1", Variant::TieBreak5).unwrap();
+    ahead.set_tower(parse_cell("i9").unwrap(), 1, Player::Two);
+    ahead.play(mv("a1b1"));
+    assert_eq!(ahead.outcome().unwrap().winner(), Some(Player::Two));
+}

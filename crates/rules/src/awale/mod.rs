@@ -378,10 +378,7 @@ impl Game for Awale {
         } else {
             return None;
         };
-        Some(Outcome {
-            score: self.points(),
-            reason,
-        })
+        Some(self.outcome_now(reason))
     }
 
     fn points(&self) -> [u32; 2] {

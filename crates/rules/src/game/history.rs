@@ -51,10 +51,8 @@ impl<G: Game> History<G> {
         if let Some(outcome) = position.outcome() {
             return Some(outcome);
         }
-        self.is_repetition().then(|| Outcome {
-            score: position.points(),
-            reason: EndReason::Repetition,
-        })
+        self.is_repetition()
+            .then(|| position.outcome_now(EndReason::Repetition))
     }
 
     /// Fills `moves` with the legal moves (none when the game is over).

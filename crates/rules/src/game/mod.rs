@@ -14,9 +14,9 @@ use std::fmt;
 
 pub use history::{History, repeats};
 pub use moves::MoveList;
-pub use oracle::minimax_margin;
+pub use oracle::{POINT, minimax_margin, minimax_result};
 pub use perft::{PerftReport, count_moves_after_each_by_children, perft, perft_until};
-pub use player::{EndReason, Outcome, Player};
+pub use player::{EndReason, Outcome, Player, leader};
 pub use text::{NotationError, is_hidden, shorten, shorten_to};
 
 /// A two-player board game: the rules, the notation and the hashing the engine needs.
@@ -62,6 +62,19 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     fn outcome(&self) -> Option<Outcome>;
     /// The points each player would get if the game ended now (used for repetition and reports).
     fn points(&self) -> [u32; 2];
+    /// What decides a game that ends level on points, per player, under a variant with a
+    /// tie-break (Avalam's `tiebreak5`: towers five high); `None` under rules without one.
+    fn tiebreak(&self) -> Option<[u32; 2]> {
+        None
+    }
+    /// The outcome if the game ended here now for `reason`: the points and the tie-break.
+    fn outcome_now(&self, reason: EndReason) -> Outcome {
+        Outcome {
+            score: self.points(),
+            tiebreak: self.tiebreak(),
+            reason,
+        }
+    }
     /// The Zobrist hash of the position (side to move included), kept incrementally.
     fn hash(&self) -> u64;
     /// A number that changes on every irreversible move: positions with different values can

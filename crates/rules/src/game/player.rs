@@ -76,18 +76,32 @@ impl EndReason {
 pub struct Outcome {
     /// Final points, indexed by [`Player::index`].
     pub score: [u32; 2],
+    /// What decides equal points under a variant with a tie-break (see [`crate::game::Game::tiebreak`]).
+    pub tiebreak: Option<[u32; 2]>,
     /// What ended the game.
     pub reason: EndReason,
+}
+
+/// Who leads with these points and tie-break: more points, then (equal points) more of the
+/// tie-break; `None` when level on both.
+pub fn leader(score: [u32; 2], tiebreak: Option<[u32; 2]>) -> Option<Player> {
+    let [one, two] = tiebreak.unwrap_or([0, 0]);
+    match (score[0], one).cmp(&(score[1], two)) {
+        std::cmp::Ordering::Greater => Some(Player::One),
+        std::cmp::Ordering::Less => Some(Player::Two),
+        std::cmp::Ordering::Equal => None,
+    }
 }
 
 impl Outcome {
     /// The winner, or `None` for a draw.
     pub fn winner(&self) -> Option<Player> {
-        match self.score[0].cmp(&self.score[1]) {
-            std::cmp::Ordering::Greater => Some(Player::One),
-            std::cmp::Ordering::Less => Some(Player::Two),
-            std::cmp::Ordering::Equal => None,
-        }
+        leader(self.score, self.tiebreak)
+    }
+
+    /// Whether the tie-break, not the points, named the winner.
+    pub fn decided_by_tiebreak(&self) -> bool {
+        self.score[0] == self.score[1] && self.winner().is_some()
     }
 
     /// The margin of the final score from `player`'s point of view (positive when it won).

@@ -5,6 +5,7 @@ mod browser;
 mod common;
 
 mod bridge;
+mod course_agent;
 mod page;
 mod players;
 mod protocol_fixture;
