@@ -167,7 +167,7 @@ def shorten(value, limit=60):
 def find_pion(path):
     """The pion binary: --pion, $PION, the repository's release build, or `pion` on PATH."""
     for candidate in (path, os.environ.get("PION"),
-                      os.path.join(HERE, "..", "target", "release", "pion")):
+                      os.path.normpath(os.path.join(HERE, "..", "target", "release", "pion"))):
         if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return candidate
     return "pion"

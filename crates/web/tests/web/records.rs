@@ -91,7 +91,7 @@ fn a_records_file_given_on_the_command_line_is_served_as_it_grows() {
         view["warnings"][0]
             .as_str()
             .unwrap()
-            .contains("unfinished last line"),
+            .contains("unfinished last record"),
         "{view}"
     );
     std::fs::write(&path, jsonl(&records)).unwrap();
