@@ -13,7 +13,7 @@ pub mod value;
 
 use std::sync::atomic::AtomicBool;
 
-pub use pion_protocol::{Info, Score};
+pub use pion_protocol::{EngineScore, Info, Score};
 use pion_rules::game::{Game, History};
 
 /// Which algorithm `Level max` uses (the `Search` option).

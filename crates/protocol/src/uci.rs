@@ -10,7 +10,7 @@
 //! section "The Oware UCI dialect" lists the lines.
 
 use crate::command::{Command, GoParams, Start};
-use crate::info::{Info, Score};
+use crate::info::{EngineScore, Info, Score};
 use crate::oware::{dash_to_pion, pion_to_dash, split_moves};
 use crate::parse::{ParseError, parse_command, setoption_args, whole};
 use crate::reply::Reply;
@@ -38,6 +38,9 @@ pub fn uci_centi(score: Score) -> i32 {
         Score::Draw => 0,
         Score::Win(m) => proven(m),
         Score::Loss(m) => -proven(m),
+        // pion never reports one; another engine's mate is a proven result of unknown margin.
+        Score::Mate(n) if n >= 0 => PROVEN_CP,
+        Score::Mate(_) => -PROVEN_CP,
     }
 }
 
@@ -272,15 +275,11 @@ fn info_line(info: &Info) -> String {
         text.push_str(&format!(" seldepth {}", info.seldepth));
     }
     if let Some(score) = info.score {
-        text.push_str(&format!(" score cp {}", uci_centi(score)));
-        if info.score_bound {
-            let bound = if matches!(score, Score::Loss(_)) {
-                "upperbound"
-            } else {
-                "lowerbound"
-            };
-            text.push_str(&format!(" {bound}"));
-        }
+        let cp = EngineScore {
+            value: Score::Centi(uci_centi(score.value)),
+            bound: score.bound,
+        };
+        text.push_str(&format!(" score {cp}"));
     }
     text.push_str(&format!(
         " nodes {} nps {} time {}",
@@ -427,8 +426,7 @@ mod tests {
         let info = Info {
             depth: 6,
             seldepth: 9,
-            score: Some(Score::Win(4)),
-            score_bound: true,
+            score: Some(EngineScore::new(Score::Win(4), true)),
             nodes: 1000,
             time_ms: 10,
             pv: vec!["F".into(), "f".into(), "E".into()],
