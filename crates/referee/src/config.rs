@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
+use pion_protocol::MAX_DEPTH;
 
 use serde_json::{Value, json};
 
@@ -62,9 +63,6 @@ impl std::fmt::Display for TimeControl {
 /// The longest clock time or increment a `tc=` may give: about 11 days, far beyond any match,
 /// and small enough that clock arithmetic in milliseconds never overflows.
 const MAX_CLOCK_SECONDS: f64 = 1_000_000.0;
-
-/// The deepest `go depth` the protocol allows (protocol.md).
-const MAX_DEPTH: u32 = 64;
 
 impl TimeControl {
     /// Parses `movetime=MS`, `depth=N`, `nodes=N`, `tc=SECONDS+INC` or a bare `[MOVES/]SECONDS[+INC]`.
