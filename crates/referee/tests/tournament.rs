@@ -337,7 +337,7 @@ fn tournament_arguments_are_refused_in_one_line() {
             three(&["--each", "colour=red"]),
             "bad --engine key 'colour'",
         ),
-        (three(&["--each", "proto=uci"]), "bad proto 'uci'"),
+        (three(&["--each", "proto=xboard"]), "bad proto 'xboard'"),
         (
             three(&["--draw", "movecount=2"]),
             "bad --draw: missing movenumber",
