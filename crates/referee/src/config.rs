@@ -208,6 +208,19 @@ impl EngineSpec {
             proto,
         })
     }
+
+    /// Refuses two engines of one name (the referee's, pion-web's and a run's check): their
+    /// records and their pages could not be told apart.
+    pub fn check_names(engines: &[EngineSpec]) -> Result<()> {
+        let mut seen = std::collections::HashSet::new();
+        match engines.iter().find(|e| !seen.insert(&e.name)) {
+            Some(twice) => bail!(
+                "two engines are named '{}': give them different name=",
+                twice.name
+            ),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Where the games of each pair start.
@@ -457,5 +470,27 @@ impl MatchConfig {
             engine(&self.engines[0]),
             engine(&self.engines[1])
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_engines_of_one_name_are_refused() {
+        let spec = |words: &[&str]| {
+            EngineSpec::parse(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>()).unwrap()
+        };
+        let a = spec(&["cmd=./pion"]);
+        let b = spec(&["name=b", "cmd=./pion"]);
+        let other_a = spec(&["name=pion", "cmd=/usr/bin/other"]);
+        assert!(EngineSpec::check_names(&[a.clone(), b.clone()]).is_ok());
+        assert!(EngineSpec::check_names(&[]).is_ok());
+        let err = EngineSpec::check_names(&[a, b, other_a]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "two engines are named 'pion': give them different name="
+        );
     }
 }

@@ -113,13 +113,10 @@ fn main() -> ExitCode {
     let mut engines = Vec::new();
     for words in &engine_words {
         let spec = EngineSpec::parse(words).unwrap_or_else(|e| usage_error(format!("{e:#}")));
-        if engines.iter().any(|e: &EngineSpec| e.name == spec.name) {
-            usage_error(format!(
-                "two engines are named '{}': give them different name=",
-                spec.name
-            ));
-        }
         engines.push(spec);
+    }
+    if let Err(e) = EngineSpec::check_names(&engines) {
+        usage_error(format!("{e:#}"));
     }
     if engines.is_empty() {
         engines.push(default_engine());

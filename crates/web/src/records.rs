@@ -3,11 +3,9 @@
 //! source of truth for Elo and its interval).
 
 use pion_referee::record::{GameRecord, check_consistent};
+pub use pion_referee::record::{MAX_RECORDS_BYTES, records_too_large};
 use pion_referee::summary::{Summary, summarize};
 use serde::Serialize;
-
-/// The largest records file the viewer reads (a 10,000-game match is a few MiB).
-pub const MAX_RECORDS_BYTES: usize = 32 * 1024 * 1024;
 
 /// The games the page can replay: those whose rules a pion process knows.
 const GAMES: [&str; 2] = ["avalam", "awale"];
@@ -30,11 +28,7 @@ pub struct MatchView {
 /// Reads the text of a records file into a [`MatchView`], or says in one sentence why it cannot.
 pub fn read(text: &[u8], source: &str) -> Result<MatchView, String> {
     if text.len() > MAX_RECORDS_BYTES {
-        return Err(format!(
-            "{source} is {} MiB: the viewer reads records files up to {} MiB",
-            text.len() / (1024 * 1024),
-            MAX_RECORDS_BYTES / (1024 * 1024)
-        ));
+        return Err(records_too_large(source, Some(text.len() as u64)));
     }
     let text = std::str::from_utf8(text).map_err(|e| {
         format!(

@@ -133,11 +133,9 @@ async fn given_records(State(app): State<App>) -> Response {
     let source = path.display().to_string();
     // Read at each request: a match still being played shows its new games on reload.
     let result = match tokio::fs::metadata(path).await {
-        Ok(meta) if meta.len() > records::MAX_RECORDS_BYTES as u64 => Err(format!(
-            "{source} is {} MiB: the viewer reads records files up to {} MiB",
-            meta.len() / (1024 * 1024),
-            records::MAX_RECORDS_BYTES / (1024 * 1024)
-        )),
+        Ok(meta) if meta.len() > records::MAX_RECORDS_BYTES as u64 => {
+            Err(records::records_too_large(&source, Some(meta.len())))
+        }
         _ => match tokio::fs::read(path).await {
             Ok(text) => records::read(&text, &source),
             Err(e) => Err(format!("cannot read {source}: {e}")),
@@ -151,10 +149,7 @@ async fn uploaded_records(
 ) -> Response {
     match body {
         Ok(body) => view_response(records::read(&body, "the uploaded file")),
-        Err(_) => view_response(Err(format!(
-            "the file is too large: the viewer reads records files up to {} MiB",
-            records::MAX_RECORDS_BYTES / (1024 * 1024)
-        ))),
+        Err(_) => view_response(Err(records::records_too_large("the uploaded file", None))),
     }
 }
 
