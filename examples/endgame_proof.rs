@@ -20,7 +20,7 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
-use pion::search::{Limits, Score, SearchGame, Searcher, Settings};
+use pion::search::{EngineScore, Limits, Score, SearchGame, Searcher, Settings};
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::History;
@@ -94,9 +94,13 @@ fn proven_within<G: SearchGame>(game: &History<G>, limit: Limit) -> Proof {
         if late {
             return;
         }
-        if let Some(Score::Draw | Score::Win(_) | Score::Loss(_)) = info.score {
+        if let Some(EngineScore {
+            value: Score::Draw | Score::Win(_) | Score::Loss(_),
+            bound,
+        }) = info.score
+        {
             proof.result = true;
-            proof.exact |= !info.score_bound;
+            proof.exact |= bound.is_none();
         }
     });
     proof

@@ -17,7 +17,7 @@ mod common;
 
 use std::sync::atomic::AtomicBool;
 
-use pion::search::{Limits, Score, Searcher, Settings};
+use pion::search::{EngineScore, Limits, Score, Searcher, Settings};
 use pion_rules::avalam::{Avalam, Variant};
 use pion_rules::game::{Game, History};
 
@@ -58,9 +58,13 @@ fn solve(pos: Avalam, cap: u64) -> (Option<u64>, Option<u64>) {
         if info.nodes > cap {
             return;
         }
-        if let Some(Score::Draw | Score::Win(_) | Score::Loss(_)) = info.score {
+        if let Some(EngineScore {
+            value: Score::Draw | Score::Win(_) | Score::Loss(_),
+            bound,
+        }) = info.score
+        {
             result = result.or(Some(info.nodes));
-            if !info.score_bound {
+            if bound.is_none() {
                 exact = exact.or(Some(info.nodes));
             }
         }

@@ -78,7 +78,7 @@ impl Tree {
                 }
             });
         let info = last.expect("a search of a live position reports a score");
-        (info.score.unwrap_or(Score::Draw), info.depth)
+        (info.score.map_or(Score::Draw, |s| s.value), info.depth)
     }
 
     /// Adds a position reached at `ply` (valued by a search), unless it is known already.

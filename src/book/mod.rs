@@ -191,7 +191,7 @@ pub fn probe<G: Game>(pos: &G, settings: &Settings) -> Option<(String, Info)> {
     let chosen = &moves[rng_for(settings.seed, pos).random_range(0..moves.len())];
     let info = Info {
         depth: chosen.depth,
-        score: Some(chosen.score),
+        score: Some(chosen.score.into()),
         pv: vec![chosen.mv.clone()],
         ..Info::default()
     };

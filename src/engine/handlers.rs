@@ -182,10 +182,7 @@ impl Session {
     }
 
     fn current_game(&self) -> GameKind {
-        match self.table {
-            AnyTable::Avalam(_) => GameKind::Avalam,
-            AnyTable::Awale(_) => GameKind::Awale,
-        }
+        self.table.kind()
     }
 
     /// A new game: the same game keeps its variant, the other game starts with the standard one.
@@ -203,10 +200,7 @@ impl Session {
             ..settings
         };
         with_table!(&self.table, t => t.searcher().set_settings(small));
-        self.table = match game {
-            GameKind::Avalam => AnyTable::Avalam(Table::new(Default::default(), settings)),
-            GameKind::Awale => AnyTable::Awale(Table::new(Default::default(), settings)),
-        };
+        self.table = AnyTable::new(game, settings);
         if let Some((_, variant)) = self.kept_variant.take_if(|(kept, _)| *kept == game) {
             self.set_variant(&variant)
                 .expect("a kept variant is a variant of its game");

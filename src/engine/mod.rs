@@ -22,7 +22,7 @@ use crate::search::Settings;
 use jobs::RunningSearch;
 pub use output::Output;
 use pion_protocol::{Command, Dialect, GameKind, Line, LineReader, MAX_LINE, Reply, parse_in};
-use state::{AnyTable, Table};
+use state::AnyTable;
 
 /// The deepest `go depth` the protocol accepts.
 pub const MAX_GO_DEPTH: u32 = crate::search::MAX_DEPTH;
@@ -80,7 +80,7 @@ impl Session {
         Session {
             out,
             settings,
-            table: AnyTable::Avalam(Table::new(Default::default(), settings)),
+            table: AnyTable::new(GameKind::Avalam, settings),
             search: None,
             kept_variant: None,
             dialect: Dialect::Pion,

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use pion_process::{Launch, Output, Process, ReadError};
-use pion_protocol::{Command, GoParams, Heard, Info, Score, Status, parse_heard};
+use pion_protocol::{Command, EngineScore, GoParams, Heard, Info, Status, parse_heard};
 
 /// How long a reply that needs no search may take (a loaded machine, a large `Hash` to clear).
 const REPLY_DEADLINE: Duration = Duration::from_secs(30);
@@ -23,8 +23,8 @@ pub struct Engine {
 pub struct Answer {
     /// The move, or `none` on a finished game.
     pub best: String,
-    /// The score of the last `info` line that had one, and whether it is only a bound.
-    pub score: Option<(Score, bool)>,
+    /// The score of the last `info` line that had one.
+    pub score: Option<EngineScore>,
 }
 
 impl Engine {
@@ -142,11 +142,7 @@ impl Engine {
             bail!("the engine answered 'go' with 'error {error}'");
         }
         let score = heard.iter().rev().find_map(|h| match h {
-            Heard::Info(Info {
-                score: Some(score),
-                score_bound,
-                ..
-            }) => Some((*score, *score_bound)),
+            Heard::Info(Info { score, .. }) => *score,
             _ => None,
         });
         let best = match heard.into_iter().last() {

@@ -8,7 +8,7 @@ use std::io::{self, BufRead, IsTerminal, Write};
 
 use anyhow::{Result, bail};
 use clap::Args;
-use pion_protocol::{Command, Score, Start, Status};
+use pion_protocol::{Command, EngineScore, Start, Status};
 use pion_rules::game::Game;
 use pion_rules::{GameKind, with_game};
 
@@ -248,9 +248,7 @@ impl Play {
         if let Err(error) = self.engine.command(&Command::Play(answer.best.clone()))? {
             bail!("pion's move {} was refused: {error}", answer.best);
         }
-        let score = answer
-            .score
-            .map(|(s, bound)| format!(" ({})", describe(s, bound)));
+        let score = answer.score.map(|s| format!(" ({})", describe(s)));
         say!("pion plays {}{}", answer.best, score.unwrap_or_default());
         self.moves.push(answer.best);
         self.draw()?;
@@ -289,9 +287,7 @@ impl Play {
             self.setoption("Level", &level)?;
         }
         let answer = answer?;
-        let score = answer
-            .score
-            .map(|(s, bound)| format!(" ({})", describe(s, bound)));
+        let score = answer.score.map(|s| format!(" ({})", describe(s)));
         say!("hint: {}{}", answer.best, score.unwrap_or_default());
         Ok(())
     }
@@ -411,21 +407,10 @@ fn set_option(name: &str, value: &str) -> Command {
     }
 }
 
-/// A search score (its protocol words, then what they mean) for the side to move; `bound`: the
-/// result is at least that.
-fn describe(score: Score, bound: bool) -> String {
-    match score {
-        Score::Centi(n) => {
-            let points = f64::from(n) / 100.0;
-            let more = if bound { " or more" } else { "" };
-            format!("score cp {n}: about {points:+.2} points{more} for the side to move")
-        }
-        Score::Win(m) if bound => format!("score win {m}: a win by {m} or more"),
-        Score::Win(m) => format!("score win {m}: a proven win by {m}"),
-        Score::Loss(m) if bound => format!("score loss {m}: a loss by {m} or more"),
-        Score::Loss(m) => format!("score loss {m}: a proven loss by {m}"),
-        Score::Draw => "score draw: a proven draw".to_string(),
-    }
+/// A search score for a person, for the side that searched: the protocol crate's printer for
+/// people.
+fn describe(score: EngineScore) -> String {
+    format!("score {}", score.human())
 }
 
 /// The result of a finished game in words, from the engine's `status`.
@@ -466,6 +451,7 @@ fn result(status: &Status, human: u8) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pion_protocol::Score;
 
     #[test]
     fn moves_are_listed_without_a_move_broken_across_lines() {
@@ -506,15 +492,11 @@ mod tests {
             result(&over("status over draw score 24 24 reason repetition"), 1),
             "Game over (a position repeated): a draw, 24 to 24."
         );
+        assert_eq!(describe(Score::Centi(-150).into()), "score -1.50");
         assert_eq!(
-            describe(Score::Centi(-150), false),
-            "score cp -150: about -1.50 points for the side to move"
+            describe(EngineScore::new(Score::Win(3), true)),
+            "score >=win 3"
         );
-        assert_eq!(
-            describe(Score::Win(3), true),
-            "score win 3: a win by 3 or more"
-        );
-        assert_eq!(describe(Score::Draw, false), "score draw: a proven draw");
         assert_eq!(
             score_sentence([23, 25], Some([3, 5]), 2),
             "captured: you 5, pion 3; with the seeds on each side, the result if the game ended now: you 25, pion 23"
@@ -523,9 +505,7 @@ mod tests {
             score_sentence([12, 10], None, 1),
             "towers on top: you 12, pion 10 (the result if the game ended now)"
         );
-        assert_eq!(
-            describe(Score::Loss(2), false),
-            "score loss 2: a proven loss by 2"
-        );
+        assert_eq!(describe(Score::Draw.into()), "score draw");
+        assert_eq!(describe(Score::Loss(2).into()), "score loss 2");
     }
 }

@@ -232,7 +232,7 @@ pub fn search<G: Game>(
         let score = best.map(|c| {
             let n = &tree.nodes[c];
             let q = n.reward / n.visits as f32;
-            Score::Centi(((2.0 * q - 1.0) * 100.0).round() as i32)
+            Score::Centi(((2.0 * q - 1.0) * 100.0).round() as i32).into()
         });
         let pv = if best.is_some() {
             tree.pv()
@@ -243,7 +243,6 @@ pub fn search<G: Game>(
             depth: tree.searched_line().len() as u32,
             seldepth: seldepth as u32,
             score,
-            score_bound: false,
             nodes: playouts,
             time_ms: clock.elapsed_ms(),
             hashfull: Some((tree.nodes.len() * 1000 / tree.capacity) as u32),

@@ -13,7 +13,7 @@ pub mod value;
 
 use std::sync::atomic::AtomicBool;
 
-pub use pion_protocol::{Info, Score};
+pub use pion_protocol::{EngineScore, Info, Score};
 use pion_rules::game::{Game, History};
 
 /// Which algorithm `Level max` uses (the `Search` option).
@@ -53,8 +53,8 @@ impl Level {
     ];
 }
 
-/// The deepest search anyone may ask for, in plies (`go depth`, the `Depth` option, `bench`).
-pub const MAX_DEPTH: u32 = 64;
+/// The deepest search anyone may ask for, in plies: the protocol's.
+pub const MAX_DEPTH: u32 = pion_protocol::MAX_DEPTH;
 
 /// The settings that shape a search; set through protocol options.
 #[derive(Clone, Copy, Debug, PartialEq)]

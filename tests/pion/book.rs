@@ -145,7 +145,7 @@ fn several_seeds_vary_the_move_where_the_book_has_near_equal_moves() {
         let entry = moves.iter().find(|m| m.mv == mv).unwrap();
         let best = moves[0].score.rank();
         assert!(entry.score.rank() >= best - i64::from(MARGIN_CP));
-        assert_eq!(info.score, Some(entry.score));
+        assert_eq!(info.score, Some(entry.score.into()));
         played.insert(mv);
     }
     assert!(played.len() >= 2, "{played:?} at {position}");

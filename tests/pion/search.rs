@@ -78,7 +78,7 @@ fn avalam_endgames_are_solved_exactly() {
         let info = info.expect("a report");
         assert_eq!(
             info.score,
-            Some(expected_score(margin)),
+            Some(expected_score(margin).into()),
             "{}",
             pos.format_position()
         );
@@ -129,7 +129,7 @@ fn avalam_endgames_with_items_are_solved_exactly_and_the_margin_is_kept() {
         let info = info.expect("a report");
         assert_eq!(
             info.score,
-            Some(expected_score(margin)),
+            Some(expected_score(margin).into()),
             "{}",
             pos.format_position()
         );
@@ -149,7 +149,7 @@ fn awale_capture_to_win_is_found_and_reported_with_its_margin() {
     let pos = Awale::from_parts(pits, [23, 23], Player::One, awale::Variant::Standard);
     let (mv, info) = run(Settings::default(), &History::new(pos), &Limits::default());
     assert_eq!(mv, Some(awale::Move(5)));
-    assert_eq!(info.unwrap().score, Some(Score::Win(2)));
+    assert_eq!(info.unwrap().score, Some(Score::Win(2).into()));
 }
 
 #[test]
@@ -510,7 +510,11 @@ fn avalam_tiebreak5_endgames_are_solved_with_the_tie_break() {
         on_tiebreak += (value.abs() == 1) as u32;
         let game = History::new(pos);
         let (mv, info) = run(Settings::default(), &game, &Limits::default());
-        assert_eq!(info.expect("a report").score, Some(expected), "{text}");
+        assert_eq!(
+            info.expect("a report").score,
+            Some(expected.into()),
+            "{text}"
+        );
         let mut child = pos;
         child.play(mv.expect("a move"));
         assert_eq!(

@@ -6,7 +6,7 @@ use nom::character::complete::{space0, space1};
 use nom::combinator::{map, opt};
 use nom::sequence::preceded;
 
-use super::command::{Command, GameKind};
+use super::command::{Command, GO_USAGE, GameKind, QUERY_USAGE};
 use super::parse::{
     ParseError, go_args, merge_go, newgame_args, next_token, number, position_args, query_args,
     setoption_args, whole,
@@ -166,7 +166,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "go",
-        usage: "go [depth N] [nodes N] [movetime MS] [p1time MS] [p2time MS] [p1inc MS] [p2inc MS] [movestogo N] [infinite]",
+        usage: GO_USAGE,
         summary: "search the current position: info lines while it thinks, then bestmove",
         example: "go movetime 1000",
         parse: |args| merge_go(whole("go", args, go_args)?).map(Command::Go),
@@ -213,7 +213,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     },
     CommandSpec {
         name: "query",
-        usage: "query p1turn|gameover|result",
+        usage: QUERY_USAGE,
         summary: "answer a UGI question with response <answer>",
         example: "query gameover",
         parse: |args| whole("query", args, query_args),

@@ -4,182 +4,14 @@
 //!
 //! Unlike pion's own commands, other authors' engines are read tolerantly, as fastchess reads
 //! them: unknown words and malformed values are skipped, and `info string` starts free text.
-//! Scores are pion's (`cp`, `win`, `draw`, `loss`, with `lowerbound`/`upperbound`) and UGI's
-//! `mate N` (moves to a win, negative when losing).
+//! Scores are read into [`EngineScore`], the one score type (in `info.rs`): pion's (`cp`,
+//! `win`, `draw`, `loss`, with `lowerbound`/`upperbound`) and UGI's `mate N`.
 
-use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
-use crate::info::Score;
-
-/// A score's value, for the side that moved (the engine that reported it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScoreValue {
-    /// A heuristic estimate in hundredths of a point (centipawns for other engines).
-    Centi(i32),
-    /// A proven win by this margin.
-    Win(u32),
-    /// A proven draw.
-    Draw,
-    /// A proven loss by this margin.
-    Loss(u32),
-    /// UGI's mate in N moves (negative: mated).
-    Mate(i32),
-}
-
-/// Whether a score is exact or a bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The value is at least this.
-    Lower,
-    /// The value is at most this.
-    Upper,
-}
-
-/// A score as an engine reported it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EngineScore {
-    /// The value.
-    pub value: ScoreValue,
-    /// A bound, if the engine said so.
-    pub bound: Option<Bound>,
-}
-
-/// The result a score proves for the engine that reported it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proven {
-    /// It wins.
-    Win,
-    /// Nobody wins.
-    Draw,
-    /// It loses.
-    Loss,
-}
-
-impl ScoreValue {
-    /// The value as one of pion's scores; a UGI mate score is not one of these games' scores.
-    pub fn score(self) -> Option<Score> {
-        match self {
-            ScoreValue::Centi(c) => Some(Score::Centi(c)),
-            ScoreValue::Win(m) => Some(Score::Win(m)),
-            ScoreValue::Draw => Some(Score::Draw),
-            ScoreValue::Loss(m) => Some(Score::Loss(m)),
-            ScoreValue::Mate(_) => None,
-        }
-    }
-}
-
-impl EngineScore {
-    /// The score in hundredths, with wins and losses (proven or mate) beyond any estimate, as
-    /// [`Score::rank`] orders them, and mates beyond those.
-    pub fn centi(&self) -> i64 {
-        const BEYOND: i64 = 1 << 40;
-        match self.value {
-            ScoreValue::Mate(n) if n >= 0 => BEYOND * 2 - n as i64,
-            ScoreValue::Mate(n) => -BEYOND * 2 - n as i64,
-            value => value.score().map_or(0, Score::rank),
-        }
-    }
-
-    /// The result this score proves: pion's `win`, `draw` and `loss` (a win that is only bounded
-    /// from below is still a win), not estimates nor UGI mate scores, which other engines also
-    /// give for lines that are not searched to the end.
-    pub fn proven(&self) -> Option<Proven> {
-        match (self.value, self.bound) {
-            (ScoreValue::Win(_), None | Some(Bound::Lower)) => Some(Proven::Win),
-            (ScoreValue::Loss(_), None | Some(Bound::Upper)) => Some(Proven::Loss),
-            (ScoreValue::Draw, None) => Some(Proven::Draw),
-            _ => None,
-        }
-    }
-
-    /// Points for a person: `+0.30`, `win 3`, `draw`, `loss 2`, `mate 5`, with `>=` or `<=`
-    /// before a bound.
-    pub fn human(&self) -> String {
-        let bound = match self.bound {
-            Some(Bound::Lower) => ">=",
-            Some(Bound::Upper) => "<=",
-            None => "",
-        };
-        let value = match self.value {
-            ScoreValue::Centi(c) => {
-                let sign = if c < 0 { "-" } else { "+" };
-                let c = c.unsigned_abs();
-                format!("{sign}{}.{:02}", c / 100, c % 100)
-            }
-            ScoreValue::Win(m) => format!("win {m}"),
-            ScoreValue::Draw => "draw".to_string(),
-            ScoreValue::Loss(m) => format!("loss {m}"),
-            ScoreValue::Mate(n) => format!("mate {n}"),
-        };
-        format!("{bound}{value}")
-    }
-
-    /// Reads a score from the words after `score`; returns it and how many words it took.
-    pub(crate) fn from_words(words: &[&str]) -> Option<(EngineScore, usize)> {
-        let number = |i: usize| words.get(i).and_then(|w| w.parse::<i64>().ok());
-        let (value, mut used) = match *words.first()? {
-            "cp" => (ScoreValue::Centi(i32::try_from(number(1)?).ok()?), 2),
-            "mate" => (ScoreValue::Mate(i32::try_from(number(1)?).ok()?), 2),
-            "win" => (ScoreValue::Win(u32::try_from(number(1)?).ok()?), 2),
-            "loss" => (ScoreValue::Loss(u32::try_from(number(1)?).ok()?), 2),
-            "draw" => (ScoreValue::Draw, 1),
-            _ => return None,
-        };
-        let bound = match words.get(used) {
-            Some(&"lowerbound") => Some(Bound::Lower),
-            Some(&"upperbound") => Some(Bound::Upper),
-            _ => None,
-        };
-        used += bound.is_some() as usize;
-        Some((EngineScore { value, bound }, used))
-    }
-}
-
-impl fmt::Display for EngineScore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.value {
-            ScoreValue::Centi(c) => write!(f, "cp {c}")?,
-            ScoreValue::Win(m) => write!(f, "win {m}")?,
-            ScoreValue::Draw => write!(f, "draw")?,
-            ScoreValue::Loss(m) => write!(f, "loss {m}")?,
-            ScoreValue::Mate(n) => write!(f, "mate {n}")?,
-        }
-        match self.bound {
-            Some(Bound::Lower) => write!(f, " lowerbound"),
-            Some(Bound::Upper) => write!(f, " upperbound"),
-            None => Ok(()),
-        }
-    }
-}
-
-impl FromStr for EngineScore {
-    type Err = String;
-
-    /// Parses the protocol's score text, `cp 30 lowerbound` for instance.
-    fn from_str(text: &str) -> Result<EngineScore, String> {
-        let words: Vec<&str> = text.split_whitespace().collect();
-        match EngineScore::from_words(&words) {
-            Some((score, used)) if used == words.len() => Ok(score),
-            _ => Err(format!("bad score '{text}'")),
-        }
-    }
-}
-
-impl Serialize for EngineScore {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
-    }
-}
-
-impl<'de> Deserialize<'de> for EngineScore {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<EngineScore, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(serde::de::Error::custom)
-    }
-}
+use crate::info::EngineScore;
 
 /// The fields of one `info` line, each `None` when the line did not give it or gave a value
 /// that does not read.
@@ -310,6 +142,7 @@ impl MoveData {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::info::{Bound, Score};
 
     fn data(lines: &[&str]) -> MoveData {
         let mut d = MoveData::default();
@@ -333,7 +166,7 @@ mod tests {
         assert_eq!(
             d.score,
             Some(EngineScore {
-                value: ScoreValue::Centi(-30),
+                value: Score::Centi(-30),
                 bound: Some(Bound::Lower)
             })
         );
@@ -360,56 +193,6 @@ mod tests {
     }
 
     #[test]
-    fn scores_read_and_print_the_same() {
-        for text in [
-            "cp 30",
-            "cp -7 upperbound",
-            "win 3",
-            "win 5 lowerbound",
-            "draw",
-            "loss 2 upperbound",
-            "mate -4",
-        ] {
-            let score: EngineScore = text.parse().unwrap();
-            assert_eq!(score.to_string(), text);
-            let json = serde_json::to_string(&score).unwrap();
-            assert_eq!(serde_json::from_str::<EngineScore>(&json).unwrap(), score);
-        }
-        assert_eq!("cp".parse::<EngineScore>().unwrap_err(), "bad score 'cp'");
-        assert!("win 3 extra".parse::<EngineScore>().is_err());
-    }
-
-    #[test]
-    fn proven_results_are_pions_words() {
-        let proven = |t: &str| t.parse::<EngineScore>().unwrap().proven();
-        assert_eq!(proven("win 3"), Some(Proven::Win));
-        assert_eq!(proven("win 3 lowerbound"), Some(Proven::Win));
-        assert_eq!(proven("loss 1 upperbound"), Some(Proven::Loss));
-        assert_eq!(proven("draw"), Some(Proven::Draw));
-        assert_eq!(proven("cp 500"), None);
-        assert_eq!(proven("mate 3"), None);
-    }
-
-    #[test]
-    fn scores_order_wins_above_estimates() {
-        let centi = |t: &str| t.parse::<EngineScore>().unwrap().centi();
-        assert!(centi("win 1") > centi("cp 100000"));
-        assert!(centi("mate 3") > centi("mate 5"));
-        assert!(centi("loss 1") < centi("cp -100000"));
-        assert!(centi("mate -2") < centi("loss 9"));
-        assert_eq!(centi("draw"), 0);
-    }
-
-    #[test]
-    fn human_scores_are_in_points() {
-        let human = |t: &str| t.parse::<EngineScore>().unwrap().human();
-        assert_eq!(human("cp 30"), "+0.30");
-        assert_eq!(human("cp -205"), "-2.05");
-        assert_eq!(human("win 4 lowerbound"), ">=win 4");
-        assert_eq!(human("draw"), "draw");
-    }
-
-    #[test]
     fn move_data_serializes_only_what_was_said() {
         let d = data(&["info depth 7 score win 2 nodes 1234 time 98"]);
         assert_eq!(
@@ -431,7 +214,7 @@ mod tests {
                 depth: Some(5),
                 seldepth: Some(8),
                 score: Some(EngineScore {
-                    value: ScoreValue::Win(3),
+                    value: Score::Win(3),
                     bound: Some(Bound::Lower)
                 }),
                 nodes: Some(77),

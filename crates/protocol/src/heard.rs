@@ -8,7 +8,7 @@
 //! print anything between replies.
 
 use crate::engine_info::InfoFields;
-use crate::info::Info;
+use crate::info::{Info, Score};
 
 /// One line from an engine, as a front end understands it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,12 +151,11 @@ fn info(fields: InfoFields) -> Heard {
     if let Some(text) = fields.string {
         return Heard::InfoString(text);
     }
-    let score = fields.score.and_then(|s| s.value.score());
     Heard::Info(Info {
         depth: fields.depth.unwrap_or(0),
         seldepth: fields.seldepth.unwrap_or(0),
-        score,
-        score_bound: score.is_some() && fields.score.is_some_and(|s| s.bound.is_some()),
+        // UGI's mate is not a score of these games.
+        score: fields.score.filter(|s| !matches!(s.value, Score::Mate(_))),
         nodes: fields.nodes.unwrap_or(0),
         time_ms: fields.time_ms.unwrap_or(0),
         hashfull: fields.hashfull,
@@ -169,15 +168,14 @@ fn info(fields: InfoFields) -> Heard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Reply, Score, Status};
+    use crate::{EngineScore, Reply, Score, Status};
 
     #[test]
     fn what_pion_prints_reads_back_the_same() {
         let info = Info {
             depth: 7,
             seldepth: 9,
-            score: Some(Score::Loss(3)),
-            score_bound: true,
+            score: Some(EngineScore::new(Score::Loss(3), true)),
             nodes: 12345,
             time_ms: 17,
             hashfull: Some(12),
@@ -190,7 +188,7 @@ mod tests {
         for score in [Score::Centi(-250), Score::Win(4), Score::Draw] {
             let info = Info {
                 depth: 1,
-                score: Some(score),
+                score: Some(score.into()),
                 ..Info::default()
             };
             assert_eq!(
@@ -303,7 +301,7 @@ mod tests {
             panic!("an info line");
         };
         assert_eq!(info.depth, 3);
-        assert_eq!(info.score, Some(Score::Centi(12)));
+        assert_eq!(info.score, Some(Score::Centi(12).into()));
         assert_eq!(info.nodes, 0, "an unreadable number is left out");
         assert_eq!(info.pv, ["A", "b"]);
         let Heard::Info(info) = parse_heard("info score mate 3 depth 2") else {
@@ -362,13 +360,19 @@ mod tests {
             panic!("an info line");
         };
         assert_eq!((info.depth, info.nodes), (0, 7));
-        assert_eq!((info.score, info.score_bound), (None, false));
+        assert_eq!(info.score, None);
         let Heard::Info(info) = parse_heard("info score cp 12 upperbound depth 1 pv") else {
             panic!("an info line");
         };
         assert_eq!(
-            (info.score, info.score_bound, info.depth),
-            (Some(Score::Centi(12)), true, 1)
+            (info.score, info.depth),
+            (
+                Some(EngineScore {
+                    value: Score::Centi(12),
+                    bound: Some(crate::Bound::Upper)
+                }),
+                1
+            )
         );
         assert!(info.pv.is_empty());
         assert_eq!(

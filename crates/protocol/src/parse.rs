@@ -11,7 +11,7 @@ use nom::multi::{many0, many1};
 use nom::sequence::preceded;
 use nom::{IResult, Parser};
 
-use super::command::{Command, GameKind, GoParams, Query, Start};
+use super::command::{Command, GO_KEYS, GameKind, GoKey, GoParams, GoUnit, Query, Start};
 use super::commands::{command_spec, unknown};
 use pion_rules::game::shorten;
 
@@ -102,98 +102,64 @@ pub(crate) fn position_args(input: In) -> IResult<In, Command> {
     Ok((input, Command::Position { start, moves }))
 }
 
-/// One `go` parameter, applied to `params`; `false` when it was already given.
-fn go_param(input: In) -> IResult<In, (In, GoParams)> {
-    let (after, key) = token(input)?;
-    let mut params = GoParams::default();
-    if key == "infinite" {
-        params.infinite = true;
-        return Ok((after, (key, params)));
+/// One `go` parameter: a number of [`GO_KEYS`] with its value, or `None` for `infinite`.
+type GoParam = Option<(&'static GoKey, u64)>;
+
+/// Reads one `go` parameter; returns its word too.
+fn go_param(input: In) -> IResult<In, (In, GoParam)> {
+    let (after, word) = token(input)?;
+    if word == "infinite" {
+        return Ok((after, (word, None)));
     }
-    // A known key commits: a bad number after it is an error at the number, not at the key.
-    let (after, n) = match key {
-        "depth" | "nodes" | "movetime" | "p1time" | "p2time" | "p1inc" | "p2inc" | "movestogo" => {
-            // A clock below zero counts as zero: some front ends send one once time ran out.
-            let clock = matches!(key, "p1time" | "p2time");
-            let signed = (opt(verify(char('-'), |_| clock)), whole_number::<u64>);
-            match preceded(space1, signed).parse(after) {
-                Ok((rest, (minus, n))) => (rest, if minus.is_some() { 0 } else { n }),
-                // Point the error at the key, marked as a missing number.
-                Err(_) => {
-                    return Err(nom::Err::Failure(nom::error::Error::new(
-                        input,
-                        nom::error::ErrorKind::Digit,
-                    )));
-                }
-            }
-        }
-        _ => {
-            return Err(nom::Err::Error(nom::error::Error::new(
-                input,
-                nom::error::ErrorKind::Tag,
-            )));
-        }
-    };
-    let small = |n: u64| u32::try_from(n).ok();
-    if matches!(key, "depth" | "movestogo") && small(n).is_none() {
-        // Too large for its type: the same error as a number too large for any.
-        return Err(nom::Err::Failure(nom::error::Error::new(
+    let Some(key) = GO_KEYS.iter().find(|key| key.name == word) else {
+        return Err(nom::Err::Error(nom::error::Error::new(
             input,
-            nom::error::ErrorKind::Digit,
+            nom::error::ErrorKind::Tag,
         )));
-    }
-    match key {
-        "depth" => params.depth = small(n),
-        "nodes" => params.nodes = Some(n),
-        "movetime" => params.movetime = Some(n),
-        "p1time" => params.p1time = Some(n),
-        "p2time" => params.p2time = Some(n),
-        "p1inc" => params.p1inc = Some(n),
-        "p2inc" => params.p2inc = Some(n),
-        _ => params.movestogo = small(n),
-    }
-    Ok((after, (key, params)))
+    };
+    // A known key commits: a bad number after it is an error at the number, not at the key,
+    // and so is a number too large for its field. Point the error at the key, marked as a
+    // missing number.
+    let at_key = || nom::Err::Failure(nom::error::Error::new(input, nom::error::ErrorKind::Digit));
+    let clock = key.unit == GoUnit::Clock;
+    let signed = (opt(verify(char('-'), |_| clock)), whole_number::<u64>);
+    let (rest, (minus, n)) = preceded(space1, signed)
+        .parse(after)
+        .map_err(|_| at_key())?;
+    let n = if minus.is_some() { 0 } else { n };
+    (key.set)(&mut GoParams::default(), n).ok_or_else(at_key)?;
+    Ok((rest, (word, Some((key, n)))))
 }
 
-pub(crate) fn go_args(input: In) -> IResult<In, Vec<(In, GoParams)>> {
+pub(crate) fn go_args(input: In) -> IResult<In, Vec<(In, GoParam)>> {
     many0(preceded(space1, go_param)).parse(input)
 }
 
 /// Merges the parameters of `go`, rejecting a key given twice.
-pub(crate) fn merge_go(parts: Vec<(In, GoParams)>) -> Result<GoParams, ParseError> {
+pub(crate) fn merge_go(parts: Vec<(In, GoParam)>) -> Result<GoParams, ParseError> {
     let mut params = GoParams::default();
     let mut seen: Vec<&str> = Vec::new();
-    for (key, part) in parts {
-        if seen.contains(&key) {
-            return Err(ParseError(format!("go: {key} is given twice")));
+    for (word, part) in parts {
+        if seen.contains(&word) {
+            return Err(ParseError(format!("go: {word} is given twice")));
         }
-        seen.push(key);
-        // Numbers too large for their type were refused by `go_param`.
-        match key {
-            "depth" => params.depth = part.depth,
-            "movestogo" => params.movestogo = part.movestogo,
-            "nodes" => params.nodes = part.nodes,
-            "movetime" => params.movetime = part.movetime,
-            "p1time" => params.p1time = part.p1time,
-            "p2time" => params.p2time = part.p2time,
-            "p1inc" => params.p1inc = part.p1inc,
-            "p2inc" => params.p2inc = part.p2inc,
-            _ => params.infinite = true,
+        seen.push(word);
+        match part {
+            // Numbers too large for their field were refused by `go_param`.
+            Some((key, n)) => {
+                (key.set)(&mut params, n);
+            }
+            None => params.infinite = true,
         }
     }
     Ok(params)
 }
 
 pub(crate) fn query_args(input: In) -> IResult<In, Command> {
-    preceded(
-        space1,
-        alt((
-            value(Command::Query(Query::P1Turn), keyword("p1turn")),
-            value(Command::Query(Query::GameOver), keyword("gameover")),
-            value(Command::Query(Query::Result), keyword("result")),
-        )),
-    )
-    .parse(input)
+    let query = |word: In| Query::ALL.iter().find(|q| q.word() == word).copied();
+    preceded(space1, map_opt(token, query))
+        .map(Command::Query)
+        .parse(input)
 }
 
 /// The board a `position` line gave alone before the parser stopped at `at` (the end of the

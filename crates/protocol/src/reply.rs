@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::info::{Info, Score};
+use crate::info::Info;
 
 /// The type and range of an option, as `pion` lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,17 +130,6 @@ impl fmt::Display for OptionSpec {
     }
 }
 
-impl fmt::Display for Score {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Centi(cp) => write!(f, "cp {cp}"),
-            Score::Win(margin) => write!(f, "win {margin}"),
-            Score::Draw => write!(f, "draw"),
-            Score::Loss(margin) => write!(f, "loss {margin}"),
-        }
-    }
-}
-
 fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
     write!(f, "info depth {}", info.depth)?;
     if info.seldepth > 0 {
@@ -148,16 +137,6 @@ fn write_info(f: &mut fmt::Formatter<'_>, info: &Info) -> fmt::Result {
     }
     if let Some(score) = info.score {
         write!(f, " score {score}")?;
-        if info.score_bound {
-            // A win by at least the margin bounds the value from below, a loss by at least
-            // the margin from above (UCI's words).
-            let bound = if matches!(score, Score::Loss(_)) {
-                "upperbound"
-            } else {
-                "lowerbound"
-            };
-            write!(f, " {bound}")?;
-        }
     }
     write!(
         f,
@@ -231,13 +210,14 @@ impl fmt::Display for Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::info::{EngineScore, Score};
 
     #[test]
     fn info_lines_print_scores_and_bounds() {
         let mut info = Info {
             depth: 5,
             seldepth: 7,
-            score: Some(Score::Win(3)),
+            score: Some(Score::Win(3).into()),
             nodes: 2000,
             time_ms: 2,
             pv: vec!["e4e5".into(), "d3d4".into()],
@@ -247,20 +227,19 @@ mod tests {
             Reply::Info(info.clone()).to_string(),
             "info depth 5 seldepth 7 score win 3 nodes 2000 nps 1000000 time 2 pv e4e5 d3d4"
         );
-        info.score_bound = true;
+        info.score = Some(EngineScore::new(Score::Win(3), true));
         assert!(
             Reply::Info(info.clone())
                 .to_string()
                 .contains(" score win 3 lowerbound nodes ")
         );
-        info.score = Some(Score::Loss(2));
+        info.score = Some(EngineScore::new(Score::Loss(2), true));
         assert!(
             Reply::Info(info.clone())
                 .to_string()
                 .contains(" score loss 2 upperbound nodes ")
         );
-        info.score = Some(Score::Centi(-150));
-        info.score_bound = false;
+        info.score = Some(Score::Centi(-150).into());
         assert!(
             Reply::Info(info)
                 .to_string()

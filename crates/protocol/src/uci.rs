@@ -9,8 +9,8 @@
 //! and Aalina `UCIService.java`, `UCIBrain.java`, `command/GoCommand.java`; protocol.md's
 //! section "The Oware UCI dialect" lists the lines.
 
-use crate::command::{Command, GoParams, Start};
-use crate::info::{Info, Score};
+use crate::command::{Command, GO_KEYS, GoKey, GoParams, GoUnit, Start};
+use crate::info::{EngineScore, Info, Score};
 use crate::oware::{dash_to_pion, pion_to_dash, split_moves};
 use crate::parse::{ParseError, parse_command, setoption_args, whole};
 use crate::reply::Reply;
@@ -38,6 +38,9 @@ pub fn uci_centi(score: Score) -> i32 {
         Score::Draw => 0,
         Score::Win(m) => proven(m),
         Score::Loss(m) => -proven(m),
+        // pion never reports one; another engine's mate is a proven result of unknown margin.
+        Score::Mate(n) if n >= 0 => PROVEN_CP,
+        Score::Mate(_) => -PROVEN_CP,
     }
 }
 
@@ -138,48 +141,34 @@ fn uci_go(words: &[&str]) -> Result<Command, ParseError> {
     let mut params = GoParams::default();
     let mut i = 0;
     while i < words.len() {
-        let key = words[i];
+        let word = words[i];
         i += 1;
-        let slot: Option<&mut Option<u64>> = match key {
-            "infinite" | "ponder" => {
-                params.infinite = true;
-                continue;
-            }
-            "movetime" => Some(&mut params.movetime),
-            "nodes" => Some(&mut params.nodes),
-            "wtime" => Some(&mut params.p1time),
-            "btime" => Some(&mut params.p2time),
-            "winc" => Some(&mut params.p1inc),
-            "binc" => Some(&mut params.p2inc),
-            "depth" | "movestogo" => None,
-            _ => continue,
+        if matches!(word, "infinite" | "ponder") {
+            params.infinite = true;
+            continue;
+        }
+        let Some(key) = GO_KEYS.iter().find(|key| key.uci == word) else {
+            continue;
         };
         let text = words.get(i).copied().unwrap_or_default();
         i += 1;
         // A clock below zero counts as zero, as in pion's `go`.
-        let clock = matches!(key, "wtime" | "btime");
         let value = match text.strip_prefix('-') {
-            Some(digits) if clock && digits.bytes().all(|b| b.is_ascii_digit()) => Some(0),
+            Some(digits)
+                if key.unit == GoUnit::Clock && digits.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                Some(0)
+            }
             _ => text.parse::<u64>().ok(),
         };
         let Some(value) = value.filter(|_| !text.is_empty()) else {
             return Err(ParseError(format!(
-                "go: {key} needs a whole number, not '{}'",
+                "go: {word} needs a whole number, not '{}'",
                 shorten(text)
             )));
         };
-        match slot {
-            Some(slot) => *slot = Some(value),
-            None => {
-                let small = u32::try_from(value)
-                    .map_err(|_| ParseError(format!("go: {key} {value} is too large")))?;
-                if key == "depth" {
-                    params.depth = Some(small);
-                } else {
-                    params.movestogo = Some(small);
-                }
-            }
-        }
+        (key.set)(&mut params, value)
+            .ok_or_else(|| ParseError(format!("go: {word} {value} is too large")))?;
     }
     Ok(Command::Go(params))
 }
@@ -205,19 +194,12 @@ pub fn uci_command_text(command: &Command) -> String {
         }
         Command::Go(params) => {
             let mut text = "go".to_string();
-            let numbers = [
-                ("wtime", params.p1time),
-                ("btime", params.p2time),
-                ("winc", params.p1inc),
-                ("binc", params.p2inc),
-                ("movestogo", params.movestogo.map(u64::from)),
-                ("depth", params.depth.map(u64::from)),
-                ("nodes", params.nodes),
-                ("movetime", params.movetime),
-            ];
-            for (key, value) in numbers {
-                if let Some(value) = value {
-                    text.push_str(&format!(" {key} {value}"));
+            // The clock first, as UCI GUIs send it.
+            let clock = |key: &&GoKey| matches!(key.unit, GoUnit::Clock | GoUnit::Increment);
+            let keys = GO_KEYS.iter().filter(clock);
+            for key in keys.chain(GO_KEYS.iter().filter(|key| !clock(key))) {
+                if let Some(value) = (key.get)(params) {
+                    text.push_str(&format!(" {} {value}", key.uci));
                 }
             }
             if params.infinite {
@@ -272,15 +254,11 @@ fn info_line(info: &Info) -> String {
         text.push_str(&format!(" seldepth {}", info.seldepth));
     }
     if let Some(score) = info.score {
-        text.push_str(&format!(" score cp {}", uci_centi(score)));
-        if info.score_bound {
-            let bound = if matches!(score, Score::Loss(_)) {
-                "upperbound"
-            } else {
-                "lowerbound"
-            };
-            text.push_str(&format!(" {bound}"));
-        }
+        let cp = EngineScore {
+            value: Score::Centi(uci_centi(score.value)),
+            bound: score.bound,
+        };
+        text.push_str(&format!(" score {cp}"));
     }
     text.push_str(&format!(
         " nodes {} nps {} time {}",
@@ -427,8 +405,7 @@ mod tests {
         let info = Info {
             depth: 6,
             seldepth: 9,
-            score: Some(Score::Win(4)),
-            score_bound: true,
+            score: Some(EngineScore::new(Score::Win(4), true)),
             nodes: 1000,
             time_ms: 10,
             pv: vec!["F".into(), "f".into(), "E".into()],

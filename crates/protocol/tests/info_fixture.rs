@@ -2,7 +2,8 @@
 //! crate's `InfoFields` here, and the web page's `parseInfo` in pion-web's browser tests. One
 //! file of lines and their readings, so that the page's copy of the grammar cannot drift.
 
-use pion_protocol::engine_info::{Bound, InfoFields, ScoreValue};
+use pion_protocol::engine_info::InfoFields;
+use pion_protocol::{Bound, Score};
 use serde_json::{Map, Value, json};
 
 /// The fixture's text.
@@ -27,11 +28,11 @@ fn reading(fields: &InfoFields) -> Value {
     }
     if let Some(score) = fields.score {
         let mut s = match score.value {
-            ScoreValue::Centi(v) => json!({"kind": "cp", "value": v}),
-            ScoreValue::Mate(v) => json!({"kind": "mate", "value": v}),
-            ScoreValue::Win(v) => json!({"kind": "win", "value": v}),
-            ScoreValue::Loss(v) => json!({"kind": "loss", "value": v}),
-            ScoreValue::Draw => json!({"kind": "draw"}),
+            Score::Centi(v) => json!({"kind": "cp", "value": v}),
+            Score::Mate(v) => json!({"kind": "mate", "value": v}),
+            Score::Win(v) => json!({"kind": "win", "value": v}),
+            Score::Loss(v) => json!({"kind": "loss", "value": v}),
+            Score::Draw => json!({"kind": "draw"}),
         };
         match score.bound {
             Some(Bound::Lower) => s["bound"] = json!("lowerbound"),

@@ -14,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use pion_protocol::engine_info::{EngineScore, Proven};
+use pion_protocol::{EngineScore, Proven};
 
 /// The `--draw` rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
+use pion_protocol::MAX_DEPTH;
 
 use serde_json::{Value, json};
 
@@ -62,9 +63,6 @@ impl std::fmt::Display for TimeControl {
 /// The longest clock time or increment a `tc=` may give: about 11 days, far beyond any match,
 /// and small enough that clock arithmetic in milliseconds never overflows.
 const MAX_CLOCK_SECONDS: f64 = 1_000_000.0;
-
-/// The deepest `go depth` the protocol allows (protocol.md).
-const MAX_DEPTH: u32 = 64;
 
 impl TimeControl {
     /// Parses `movetime=MS`, `depth=N`, `nodes=N`, `tc=SECONDS+INC` or a bare `[MOVES/]SECONDS[+INC]`.
@@ -209,6 +207,19 @@ impl EngineSpec {
             tc,
             proto,
         })
+    }
+
+    /// Refuses two engines of one name (the referee's, pion-web's and a run's check): their
+    /// records and their pages could not be told apart.
+    pub fn check_names(engines: &[EngineSpec]) -> Result<()> {
+        let mut seen = std::collections::HashSet::new();
+        match engines.iter().find(|e| !seen.insert(&e.name)) {
+            Some(twice) => bail!(
+                "two engines are named '{}': give them different name=",
+                twice.name
+            ),
+            None => Ok(()),
+        }
     }
 }
 
@@ -459,5 +470,27 @@ impl MatchConfig {
             engine(&self.engines[0]),
             engine(&self.engines[1])
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_engines_of_one_name_are_refused() {
+        let spec = |words: &[&str]| {
+            EngineSpec::parse(&words.iter().map(|w| w.to_string()).collect::<Vec<_>>()).unwrap()
+        };
+        let a = spec(&["cmd=./pion"]);
+        let b = spec(&["name=b", "cmd=./pion"]);
+        let other_a = spec(&["name=pion", "cmd=/usr/bin/other"]);
+        assert!(EngineSpec::check_names(&[a.clone(), b.clone()]).is_ok());
+        assert!(EngineSpec::check_names(&[]).is_ok());
+        let err = EngineSpec::check_names(&[a, b, other_a]).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "two engines are named 'pion': give them different name="
+        );
     }
 }

@@ -14,8 +14,9 @@ use super::handshake::{Identity, Proto};
 use super::openings::Opening;
 use super::record::Reason;
 use super::seat::Seat;
+use pion_protocol::EngineScore;
 use pion_protocol::GoParams;
-use pion_protocol::engine_info::{EngineScore, MoveData};
+use pion_protocol::engine_info::MoveData;
 use pion_rules::GameKind;
 use pion_rules::game::{Game, History, Player, leader};
 

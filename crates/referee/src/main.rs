@@ -367,12 +367,8 @@ fn main() -> ExitCode {
             engines.len()
         ));
     }
-    let mut names = std::collections::HashSet::new();
-    if let Some(twice) = engines.iter().find(|e| !names.insert(e.name.clone())) {
-        usage_error(format!(
-            "two engines are named '{}': give them different name=",
-            twice.name
-        ));
+    if let Err(e) = EngineSpec::check_names(&engines) {
+        usage_error(format!("{e:#}"));
     }
     if let Some(game) = cli.game
         && let Some(uci) = engines

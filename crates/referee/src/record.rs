@@ -206,6 +206,23 @@ pub struct ReadRecords {
 /// unfinished last line is taken for a cut record only when it starts so.
 const RECORD_START: &[u8] = b"{\"game\":";
 
+/// The largest records file a viewer reads whole (a 10,000-game match is a few MiB).
+pub const MAX_RECORDS_BYTES: usize = 32 * 1024 * 1024;
+
+/// Why the records file `source` is not read in a viewer: it is `bytes` long (when known),
+/// over [`MAX_RECORDS_BYTES`].
+pub fn records_too_large(source: &str, bytes: Option<u64>) -> String {
+    let mib = |bytes: u64| bytes / (1024 * 1024);
+    let size = match bytes {
+        Some(bytes) => format!("is {} MiB", mib(bytes)),
+        None => "is too large".to_string(),
+    };
+    format!(
+        "{source} {size}: the viewer reads records files up to {} MiB",
+        mib(MAX_RECORDS_BYTES as u64)
+    )
+}
+
 /// Reads a records file ([`parse_records`]), printing its warnings on stderr.
 pub fn read_records(path: &Path) -> Result<(Vec<GameRecord>, u64)> {
     let read = read_records_file(path)?;

@@ -18,7 +18,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
-use super::config::MatchConfig;
+use super::config::{EngineSpec, MatchConfig};
 use super::engine::{EngineError, log_path};
 use super::export::utc_timestamp;
 use super::game::{self, GameOutcome, GameSettings};
@@ -218,7 +218,7 @@ fn check_engines(config: &MatchConfig, pool: &Pool) -> Result<(), String> {
 
 /// Plays the match or tournament (or this shard of it) and returns the report.
 pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOutcome> {
-    check_names(config)?;
+    EngineSpec::check_names(&config.engines)?;
     let openings = Openings::load::<G>(
         &config.openings,
         config.shuffle_openings,
@@ -252,18 +252,6 @@ pub fn run<G: Game>(config: &MatchConfig, variant: G::Variant) -> Result<MatchOu
         interrupted: end.interrupted,
         sprt_stopped: end.sprt_stopped,
     })
-}
-
-/// Refuses two engines of one name: their records could not be told apart.
-fn check_names(config: &MatchConfig) -> Result<()> {
-    let mut seen = HashSet::new();
-    if let Some(twice) = config.engines.iter().find(|e| !seen.insert(&e.name)) {
-        bail!(
-            "two engines are named '{}': give them different name=",
-            twice.name
-        );
-    }
-    Ok(())
 }
 
 /// Warns when the book has fewer openings than the run has pairs (rounds, in a tournament).

@@ -130,13 +130,10 @@ fn main() -> ExitCode {
     let mut engines = Vec::new();
     for words in &engine_words {
         let spec = engine_spec(words);
-        if engines.iter().any(|e: &EngineSpec| e.name == spec.name) {
-            usage_error(format!(
-                "two engines are named '{}': give them different name=",
-                spec.name
-            ));
-        }
         engines.push(spec);
+    }
+    if let Err(e) = EngineSpec::check_names(&engines) {
+        usage_error(format!("{e:#}"));
     }
     if engines.is_empty() {
         engines.push(pion_beside("pion"));

@@ -4,11 +4,9 @@
 
 use pion_referee::ratings::Zero;
 use pion_referee::record::{GameRecord, parse_records};
+pub use pion_referee::record::{MAX_RECORDS_BYTES, records_too_large};
 use pion_referee::report::{Report, report_of};
 use serde::Serialize;
-
-/// The largest records file the viewer reads (a 10,000-game match is a few MiB).
-pub const MAX_RECORDS_BYTES: usize = 32 * 1024 * 1024;
 
 /// The games the page can replay: those whose rules a pion process knows.
 const GAMES: [&str; 2] = ["avalam", "awale"];
@@ -31,20 +29,11 @@ pub struct MatchView {
     pub warnings: Vec<String>,
 }
 
-/// The sentence for a records file of `len` bytes, over the limit.
-pub fn too_large(source: &str, len: usize) -> String {
-    format!(
-        "{source} is {} MiB: the viewer reads records files up to {} MiB",
-        len / (1024 * 1024),
-        MAX_RECORDS_BYTES / (1024 * 1024)
-    )
-}
-
 /// Reads the text of a records file into a [`MatchView`] with the referee's own reader and
 /// report (`referee summary`), or says why not in the sentence `referee summary` says.
 pub fn read(text: &[u8], source: &str) -> Result<MatchView, String> {
     if text.len() > MAX_RECORDS_BYTES {
-        return Err(too_large(source, text.len()));
+        return Err(records_too_large(source, Some(text.len() as u64)));
     }
     let parsed = parse_records(text, source).map_err(|e| format!("{e:#}"))?;
     let mut games = parsed.records;

@@ -245,7 +245,7 @@ async fn given_records(State(app): State<App>) -> Response {
     match tokio::fs::metadata(path).await {
         Ok(meta) if meta.len() > records::MAX_RECORDS_BYTES as u64 => error_response(
             StatusCode::BAD_REQUEST,
-            &records::too_large(&source, meta.len() as usize),
+            &records::records_too_large(&source, Some(meta.len())),
         ),
         _ => match tokio::fs::read(path).await {
             Ok(text) => answer(text, source).await,
@@ -269,10 +269,7 @@ async fn uploaded_records(State(app): State<App>, body: Body) -> Response {
         Ok(Ok(bytes)) => answer(Vec::from(bytes), source.to_string()).await,
         Ok(Err(_)) => error_response(
             StatusCode::PAYLOAD_TOO_LARGE,
-            &format!(
-                "the file is too large: the viewer reads records files up to {} MiB",
-                limit / (1024 * 1024)
-            ),
+            &records::records_too_large(source, None),
         ),
         Err(_) => error_response(
             StatusCode::REQUEST_TIMEOUT,

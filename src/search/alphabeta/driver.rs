@@ -156,9 +156,15 @@ impl<G: Evaluate> Driver<'_, G> {
 
     /// A draw or a loss proven exactly: play the move that keeps it and is hardest to answer.
     fn keep_proven_result(&mut self, report: &mut dyn FnMut(&Info)) {
-        let goal = match (self.last.score, self.last.score_bound) {
-            (Some(Score::Draw), false) => Some((0, 1)),
-            (Some(Score::Loss(m)), false) => Some((value::loss(m), 0)),
+        let goal = match self.last.score {
+            Some(EngineScore {
+                value: Score::Draw,
+                bound: None,
+            }) => Some((0, 1)),
+            Some(EngineScore {
+                value: Score::Loss(m),
+                bound: None,
+            }) => Some((value::loss(m), 0)),
             _ => None,
         };
         if let Some((root_value, goal)) = goal

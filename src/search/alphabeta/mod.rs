@@ -17,7 +17,7 @@
 use super::time::{self, Watch};
 use super::tt::{Bound, Table};
 use super::value::{self, INFINITY, MAX_PLY};
-use super::{Evaluate, Frontier, Horizon, Info, Limits, Score};
+use super::{EngineScore, Evaluate, Frontier, Horizon, Info, Limits, Score};
 use pion_rules::game::History;
 
 /// The shallowest remaining depth at which children are probed before searching (ETC).

@@ -25,8 +25,7 @@ impl<G: Evaluate> Search<'_, G> {
             depth,
             // A line cut short by a table hit and completed from the table is as deep as it is.
             seldepth: self.seldepth.max(pv.len()) as u32,
-            score,
-            score_bound,
+            score: score.map(|s| EngineScore::new(s, score_bound)),
             nodes: self.nodes,
             time_ms: self.clock.elapsed_ms(),
             hashfull: Some(self.tt.hashfull()),

@@ -5,8 +5,8 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use super::*;
+use crate::search::{EngineScore, Limits, Score};
 use crate::search::{Exact, MoveCodes};
-use crate::search::{Limits, Score};
 use pion_rules::avalam::{self, Avalam};
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::repeats;
@@ -55,8 +55,8 @@ fn block(rng: &mut Xoshiro256PlusPlus, fill: u32) -> Avalam {
 }
 
 /// Whether a reported score is true of a position whose exact margin is `m`.
-fn consistent(score: Score, bound: bool, m: i32) -> bool {
-    match (score, bound) {
+fn consistent(score: EngineScore, m: i32) -> bool {
+    match (score.value, score.bound.is_some()) {
         (Score::Win(w), false) => m == w as i32,
         (Score::Win(w), true) => m >= w as i32,
         (Score::Loss(l), false) => m == -(l as i32),
@@ -89,13 +89,10 @@ fn solving_proves_the_exact_margin_and_a_move_that_keeps_it() {
         let at = pos.format_position();
         for info in &reports {
             let score = info.score.expect("every report has a score");
-            assert!(
-                consistent(score, info.score_bound, truth),
-                "{score:?} {truth} {at}"
-            );
-            bounds += info.score_bound as u32;
+            assert!(consistent(score, truth), "{score:?} {truth} {at}");
+            bounds += score.bound.is_some() as u32;
         }
-        assert!(!last.score_bound, "{at}");
+        assert!(last.score.is_some_and(|s| s.bound.is_none()), "{at}");
         assert_eq!(last, *reports.last().unwrap());
         let mv = mv.expect("the exact margin comes with the move that reaches it");
         let mut child = pos;
@@ -260,16 +257,13 @@ fn proven_awale_scores_hold_under_the_repetition_rule() {
             let (mut budget, mut cycles) = (300_000, false);
             let truth = played_out(&mut game.positions().to_vec(), &mut budget, &mut cycles);
             if let Some(truth) = truth
-                && !matches!(score, Score::Centi(_))
+                && !matches!(score.value, Score::Centi(_))
             {
                 let at = format!("{} after {:?}", game.root().format_position(), game.moves());
-                assert!(
-                    consistent(score, choice.info.score_bound, truth),
-                    "{score:?} (bound {}) but {truth}: {at}",
-                    choice.info.score_bound
-                );
-                proven += !choice.info.score_bound as u32;
-                repeated += (cycles && !choice.info.score_bound) as u32;
+                assert!(consistent(score, truth), "{score:?} but {truth}: {at}");
+                let exact = score.bound.is_none();
+                proven += exact as u32;
+                repeated += (cycles && exact) as u32;
             }
             game.play(choice.best);
         }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""A mock engine for the referee's tests: a correct random mover for Avalam and Awale that can
-be told to misbehave in one way.
+"""A mock engine for the referee's tests: a correct random mover for Avalam and Awale (with the
+rules of scripts/random_engine.py) that can be told to misbehave in one way.
 
 Usage: mock_engine.py [--fault KIND[=N]]... [--pidfile FILE] [--state FILE] [--name NAME]
 
@@ -29,131 +29,40 @@ import subprocess
 import sys
 import time
 
-# ---- Avalam -------------------------------------------------------------------------------
+# ---- The rules: scripts/random_engine.py's, so that they are written once -----------------
 
-AVALAM_START = "..yr...../.yryr..../.ryryry../.yryryryr/yryr.ryry/ryryryry./..yryryr./....ryry./.....ry.. 1"
-
-
-def avalam_parse(board, side):
-    cells = {}
-    rows = board.split("/")
-    for i, text in enumerate(rows):
-        row = 8 - i
-        col = 0
-        j = 0
-        while j < len(text):
-            c = text[j]
-            j += 1
-            height = 1
-            if j < len(text) and text[j].isdigit():
-                height = int(text[j])
-                j += 1
-            if c in "yr":
-                cells[(col, row)] = (height, c)
-            col += 1
-    return {"cells": cells, "side": int(side)}
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), *[".."] * 4, "scripts"))
+from random_engine import GAMES as RULES  # noqa: E402
 
 
-def avalam_moves(pos):
-    cells = pos["cells"]
-    moves = []
-    for (c, r), (h, _) in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        if h >= 5:
-            continue
-        for dc in (-1, 0, 1):
-            for dr in (-1, 0, 1):
-                if dc == 0 and dr == 0:
-                    continue
-                t = (c + dc, r + dr)
-                if t in cells and cells[t][0] + h <= 5:
-                    moves.append(((c, r), t))
-    return moves
+def rules_of(game):
+    """The mock's view of one game's rules: (start, parse, moves, name, play, illegal)."""
+    rules = RULES[game]
+
+    def start():
+        return rules["start"]()
+
+    def parse(board, side):
+        return rules["parse"](board), int(side)
+
+    def play(pos, name):
+        for mv in rules["legal"](pos):
+            if rules["name"](mv) == name:
+                return rules["play"](pos, mv)
+        raise ValueError("illegal %s move %s" % (game, name))
+
+    def illegal(pos):
+        if game == "avalam":
+            # a1 is always empty in Avalam's start layout: a move from it is well-formed and
+            # illegal.
+            return "a1a2"
+        # A pit of the opponent: well-formed, never legal.
+        return "a" if pos[1] == 1 else "A"
+
+    return start, parse, rules["legal"], rules["name"], play, illegal
 
 
-def avalam_name(move):
-    (c1, r1), (c2, r2) = move
-    return "abcdefghi"[c1] + str(r1 + 1) + "abcdefghi"[c2] + str(r2 + 1)
-
-
-def avalam_play(pos, name):
-    for mv in avalam_moves(pos):
-        if avalam_name(mv) == name:
-            src, dst = mv
-            cells = dict(pos["cells"])
-            h1, top = cells.pop(src)
-            cells[dst] = (h1 + cells[dst][0], top)
-            return {"cells": cells, "side": 3 - pos["side"]}
-    raise ValueError("illegal avalam move " + name)
-
-
-def avalam_illegal(pos):
-    # a1 is always empty in Avalam's start layout; a move from it is well-formed and illegal.
-    return "a1a2"
-
-
-# ---- Awale --------------------------------------------------------------------------------
-
-AWALE_START = "4,4,4,4,4,4/4,4,4,4,4,4/0,0 1"
-
-
-def awale_parse(board, side):
-    a, b, c = board.split("/")
-    pits = [int(x) for x in a.split(",")] + [int(x) for x in b.split(",")]
-    return {"pits": pits, "cap": [int(x) for x in c.split(",")], "side": int(side)}
-
-
-def awale_sow(pos, pit):
-    pits = list(pos["pits"])
-    seeds = pits[pit]
-    pits[pit] = 0
-    at = pit
-    while seeds:
-        at = (at + 1) % 12
-        if at != pit:
-            pits[at] += 1
-            seeds -= 1
-    theirs = range(6, 12) if pos["side"] == 1 else range(0, 6)
-    captured = 0
-    i = at
-    while i in theirs and pits[i] in (2, 3):
-        captured += pits[i]
-        pits[i] = 0
-        i -= 1
-    return pits, captured
-
-
-def awale_moves(pos):
-    own = range(0, 6) if pos["side"] == 1 else range(6, 12)
-    theirs = range(6, 12) if pos["side"] == 1 else range(0, 6)
-    if max(pos["cap"]) > 24 or sum(pos["pits"][p] for p in own) == 0:
-        return []
-    feeding = [p for p in own if pos["pits"][p] and any(awale_sow(pos, p)[0][q] for q in theirs)]
-    return feeding or [p for p in own if pos["pits"][p]]
-
-
-def awale_name(pit):
-    return "ABCDEF"[pit] if pit < 6 else "abcdef"[pit - 6]
-
-
-def awale_play(pos, name):
-    for pit in awale_moves(pos):
-        if awale_name(pit) == name:
-            pits, captured = awale_sow(pos, pit)
-            cap = list(pos["cap"])
-            cap[pos["side"] - 1] += captured
-            return {"pits": pits, "cap": cap, "side": 3 - pos["side"]}
-    raise ValueError("illegal awale move " + name)
-
-
-def awale_illegal(pos):
-    # A pit of the opponent: well-formed, never legal.
-    return "a" if pos["side"] == 1 else "A"
-
-
-GAMES = {
-    "avalam": (AVALAM_START, avalam_parse, avalam_moves, avalam_name, avalam_play, avalam_illegal),
-    "awale": (AWALE_START, awale_parse, awale_moves, awale_name, awale_play, awale_illegal),
-}
+GAMES = {game: rules_of(game) for game in RULES}
 
 # ---- The protocol loop --------------------------------------------------------------------
 
@@ -258,18 +167,15 @@ def main():
         elif cmd == "newgame":
             if len(words) > 1:
                 game = words[1]
-            start, parse = GAMES[game][0], GAMES[game][1]
-            board, side = start.split()
-            pos = parse(board, side)
+            pos = GAMES[game][0]()
         elif cmd == "position":
             start, parse, _, _, play, _ = GAMES[game]
             if words[1] == "startpos":
-                board, side = start.split()
+                pos = start()
                 rest = words[2:]
             else:
-                board, side = words[1], words[2]
+                pos = parse(words[1], words[2])
                 rest = words[3:]
-            pos = parse(board, side)
             if rest and rest[0] == "moves":
                 for mv in rest[1:]:
                     pos = play(pos, mv)

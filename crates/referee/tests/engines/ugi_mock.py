@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A UGI-only mock engine for the referee's tests: a correct random mover for Avalam and Awale
-(the rules of mock_engine.py) that speaks UGI and knows nothing of pion's own commands.
+(the rules of scripts/random_engine.py, through mock_engine.py) that speaks UGI and knows nothing of pion's own commands.
 
 Usage: ugi_mock.py [--name NAME] [--on-pion error|silent] [--score SCORE]... [--log FILE]
                    [--fault crash-after=N] [--fault illegal-after=N]
@@ -32,13 +32,13 @@ def result_of(game, pos):
     _, _, moves_of, _, _, _ = mock_engine.GAMES[game]
     if moves_of(pos):
         return "none"
+    board, _ = pos
     if game == "avalam":
-        tops = [top for (_, top) in pos["cells"].values()]
+        tops = [cell[1] for cell in board if cell]
         points = [tops.count("y"), tops.count("r")]
     else:
-        points = list(pos["cap"])
-        points[0] += sum(pos["pits"][0:6])
-        points[1] += sum(pos["pits"][6:12])
+        pits, captured = board
+        points = [captured[0] + sum(pits[0:6]), captured[1] + sum(pits[6:12])]
     if points[0] == points[1]:
         return "draw"
     return "p1win" if points[0] > points[1] else "p2win"
@@ -71,8 +71,7 @@ def main():
     gos = 0
 
     def start(g):
-        board, side = mock_engine.GAMES[g][0].split()
-        return mock_engine.GAMES[g][1](board, side)
+        return mock_engine.GAMES[g][0]()
 
     while True:
         line = sys.stdin.readline()
@@ -130,7 +129,7 @@ def main():
         elif cmd == "query":
             what = words[1] if len(words) > 1 else ""
             if what == "p1turn":
-                out("response " + ("true" if pos["side"] == 1 else "false"))
+                out("response " + ("true" if pos[1] == 1 else "false"))
             elif what == "gameover":
                 out("response " + ("false" if result_of(game, pos) == "none" else "true"))
             elif what == "result":
