@@ -22,7 +22,15 @@ fn egtb() -> &'static PathBuf {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("review-egtb");
         let _ = fs::remove_dir_all(&dir);
         let out = Command::new(PION)
-            .args(["egtb", "build", "--max-seeds", "10", "--dir"])
+            .args([
+                "egtb",
+                "build",
+                "--max-seeds",
+                "10",
+                "--variant",
+                "standard",
+            ])
+            .arg("--dir")
             .arg(&dir)
             .output()
             .expect("pion runs");

@@ -116,7 +116,7 @@ impl Bits {
 pub fn solve_layer(
     seeds: usize,
     variant: Variant,
-    lower: &[Vec<u8>],
+    lower: &[impl std::ops::Deref<Target = [u8]> + Sync],
     threads: usize,
     progress: &dyn Progress,
 ) -> Vec<u8> {

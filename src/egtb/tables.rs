@@ -2,16 +2,18 @@
 
 use std::path::Path;
 
-use super::file::{FileError, read_layer};
+use super::file::{Check, FileError, open_layer, path_of};
 use super::index::rank;
+use super::layer::Layer;
 use super::solve::turn;
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::{Game, Player};
 
-/// The solved layers of one variant, from 0 seeds up to the largest found, in memory.
+/// The solved layers of one variant, from 0 seeds up to the largest found, mapped or in
+/// memory.
 pub struct Tables {
     variant: Variant,
-    layers: Vec<Vec<u8>>,
+    layers: Vec<Layer>,
 }
 
 /// What a database says about a position.
@@ -24,15 +26,27 @@ pub struct Probe {
 }
 
 impl Tables {
-    /// Loads the layers `0, 1, 2, ...` of `variant` found in `dir`, up to `max_seeds` at most
-    /// and up to the first missing one; a damaged or foreign file, or no layer at all, is an
-    /// error.
-    pub fn load(dir: &Path, variant: Variant, max_seeds: usize) -> Result<Tables, FileError> {
+    /// Opens the layers `0, 1, 2, ...` of `variant` found in `dir`, up to `max_seeds` at most
+    /// and up to the first missing one, each checked as `check` says. A damaged or foreign
+    /// file, no layer at all, or a missing layer below one that is there is an error.
+    pub fn load(
+        dir: &Path,
+        variant: Variant,
+        max_seeds: usize,
+        check: Check,
+    ) -> Result<Tables, FileError> {
         let mut layers = Vec::new();
         for seeds in 0..=max_seeds {
-            match read_layer(dir, variant, seeds) {
+            match open_layer(dir, variant, seeds, check) {
                 Ok(values) => layers.push(values),
-                Err(FileError::Missing { .. }) if seeds > 0 => break,
+                Err(FileError::Missing { path }) if seeds > 0 => {
+                    if let Some(above) = (seeds + 1..=max_seeds)
+                        .find(|&s| path_of(dir, variant, s).symlink_metadata().is_ok())
+                    {
+                        return Err(FileError::Gap { path, above });
+                    }
+                    break;
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -40,7 +54,7 @@ impl Tables {
     }
 
     /// Tables from layers already in memory (layer `j` holds the boards of `j` seeds).
-    pub fn from_layers(variant: Variant, layers: Vec<Vec<u8>>) -> Tables {
+    pub fn from_layers(variant: Variant, layers: Vec<Layer>) -> Tables {
         Tables { variant, layers }
     }
 
@@ -55,7 +69,7 @@ impl Tables {
     }
 
     /// The layers, layer `j` holding the boards of `j` seeds.
-    pub fn layers(&self) -> &[Vec<u8>] {
+    pub fn layers(&self) -> &[Layer] {
         &self.layers
     }
 
@@ -71,7 +85,9 @@ impl Tables {
         let layer = self.layers.get(seeds)?;
         let me = position.side_to_move();
         let board = if me == Player::One { *pits } else { turn(pits) };
-        let share = layer[rank(&board) as usize];
+        // A value above the seed count can only come from a damaged file (the checksum is
+        // read by builds and `verify`, not at every start): clamped, it stays a legal share.
+        let share = layer[rank(&board) as usize].min(seeds as u8);
         let captured = position.captured();
         let own = captured[me.index()] as i32 + share as i32;
         let theirs = captured[me.other().index()] as i32 + (seeds as i32 - share as i32);

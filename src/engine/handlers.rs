@@ -105,6 +105,15 @@ impl Session {
             out.send(&Reply::Option(spec));
         }
         out.send(if pion { &Reply::PionOk } else { &Reply::UgiOk });
+        self.after_handshake();
+    }
+
+    /// What every handshake (`pion`, `ugi`, `uci`) ends with: the one-time hint on how to
+    /// install the endgame databases, when none is installed.
+    pub(super) fn after_handshake(&self) {
+        if let Some(hint) = crate::egtb::hint() {
+            self.out.send(&Reply::InfoString(hint));
+        }
     }
 
     fn current_game(&self) -> GameKind {
@@ -147,9 +156,8 @@ impl Session {
             }
             Change::Game(game) => self.new_game(Some(game)),
             Change::Variant(name) => return self.choose_variant(&name),
-            Change::EgtbPath(dir) => {
-                return crate::egtb::install(dir.as_deref().map(std::path::Path::new))
-                    .map(|_| ())
+            Change::EgtbPath(choice) => {
+                return crate::egtb::choose(&choice)
                     .map_err(|e| format!("setoption: EgtbPath: {e}; playing without databases"));
             }
         }
@@ -197,6 +205,12 @@ impl Session {
     }
 
     fn go(&mut self, params: &GoParams) -> CommandResult {
+        // The default databases are opened when a search first needs them.
+        if let AnyTable::Awale(t) = &self.table
+            && let Some(problem) = crate::egtb::prepare(t.variant)
+        {
+            self.out.send(&Reply::InfoString(problem));
+        }
         let limits =
             with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
         // A finished game has nothing to search: answer at once, so that a script may go on

@@ -47,6 +47,9 @@ pub struct Options {
     /// The position to start from, '<board> <side>' as in protocol.md (default: the start).
     #[arg(long)]
     position: Option<String>,
+    /// Awale endgame databases to use (default: those `pion egtb build` installed).
+    #[arg(long, value_name = "DIR")]
+    egtb: Option<String>,
 }
 
 /// The commands at the prompt, with their usage: what `help` prints.
@@ -110,6 +113,7 @@ pub fn run(options: Options) -> Result<()> {
         Some(Command::NewGame(Some(options.game))),
         Some(set_option("Level", &options.level)),
         options.variant.as_ref().map(|v| set_option("Variant", v)),
+        options.egtb.as_ref().map(|dir| set_option("EgtbPath", dir)),
         options.position.as_ref().map(|_| Command::Position {
             start: start.clone(),
             moves: Vec::new(),
@@ -119,6 +123,12 @@ pub fn run(options: Options) -> Result<()> {
         if let Err(error) = engine.command(&command)? {
             bail!("{error}");
         }
+    }
+    if options.game == GameKind::Awale
+        && options.egtb.is_none()
+        && let Some(hint) = pion::egtb::hint()
+    {
+        say!("note: {hint}");
     }
     let style = Style {
         colour: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
