@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 
 use super::index::layer_size;
 use super::layer::Layer;
+use super::solve::VALUE;
 use pion_rules::awale::Variant;
 use pion_rules::game::Game;
 
 const MAGIC: &[u8; 8] = b"PIONEGTB";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this build reads and writes (2: values marked with `solve::CYCLE`).
+pub const VERSION: u32 = 2;
 const HEADER: usize = 32;
 
 /// Why a database file cannot be used.
@@ -222,7 +223,7 @@ pub fn open_layer(
     let layer = values_of(file, whole as usize).map_err(io)?;
     let sum = u64::from_le_bytes(head[24..32].try_into().expect("8 bytes"));
     if check == Check::Values
-        && (checksum(&layer) != sum || layer.iter().any(|&v| v as usize > seeds))
+        && (checksum(&layer) != sum || layer.iter().any(|&v| (v & VALUE) as usize > seeds))
     {
         return Err(FileError::Checksum { path: name });
     }

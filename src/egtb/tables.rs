@@ -5,7 +5,7 @@ use std::path::Path;
 use super::file::{Check, FileError, open_layer, path_of};
 use super::index::rank;
 use super::layer::Layer;
-use super::solve::turn;
+use super::solve::{CYCLE, VALUE, turn};
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::{Game, Player};
 
@@ -23,6 +23,9 @@ pub struct Probe {
     pub share: u8,
     /// The final margin for the side to move: its captures and share, less the opponent's.
     pub margin: i32,
+    /// Whether the share is the value of a repetition scored on this board, which the
+    /// first-repetition rule need not give (the board is not settled by play that ends).
+    pub cycle: bool,
 }
 
 impl Tables {
@@ -87,13 +90,15 @@ impl Tables {
         let board = if me == Player::One { *pits } else { turn(pits) };
         // A value above the seed count can only come from a damaged file (the checksum is
         // read by builds and `verify`, not at every start): clamped, it stays a legal share.
-        let share = layer[rank(&board) as usize].min(seeds as u8);
+        let byte = layer[rank(&board) as usize];
+        let share = (byte & VALUE).min(seeds as u8);
         let captured = position.captured();
         let own = captured[me.index()] as i32 + share as i32;
         let theirs = captured[me.other().index()] as i32 + (seeds as i32 - share as i32);
         Some(Probe {
             share,
             margin: own - theirs,
+            cycle: byte & CYCLE != 0,
         })
     }
 }

@@ -4,7 +4,7 @@
 //! what each two neighbouring pits are worth together.
 
 use crate::search::levels::LevelEval;
-use crate::search::{Evaluate, Exact, MoveCodes, Profile};
+use crate::search::{Evaluate, Exact, Horizon, MoveCodes, Profile};
 use pion_rules::awale::{Awale, Move, PITS, SEEDS, landing, row};
 use pion_rules::game::{Game, Player};
 
@@ -457,10 +457,15 @@ impl Profile for Awale {
 }
 
 impl Exact for Awale {
-    /// The endgame databases' value, where they are installed and hold the position.
+    /// The endgame databases' value, where they are installed and hold the position and it is
+    /// settled by play that ends. A board the databases value by a repetition scored on itself
+    /// is not exact under the first-repetition rule (which board repeats depends on the
+    /// history): it is searched, its database value standing as its static value.
     #[inline]
     fn exact_value(&self) -> Option<(i32, u32)> {
-        crate::egtb::probe(self).map(|probe| (probe.margin, 0))
+        crate::egtb::probe(self)
+            .filter(|probe| !probe.cycle)
+            .map(|probe| (probe.margin, 0))
     }
 }
 
@@ -474,6 +479,18 @@ impl Evaluate for Awale {
     #[inline]
     fn order_score(&self, mv: Move) -> i32 {
         captures(self, mv)
+    }
+
+    /// One probe serves both the exact value and, on a cycling board, the static value: the
+    /// database's share of a repetition scored here, in the evaluation's units.
+    #[inline]
+    fn horizon(&self) -> Horizon {
+        match crate::egtb::probe(self) {
+            Some(probe) if probe.cycle => Horizon::Heuristic(probe.margin * 100),
+            Some(probe) => Horizon::Exact(probe.margin),
+            None if self.outcome().is_some() => Horizon::Exact(self.margin()),
+            None => Horizon::Heuristic(self.evaluate()),
+        }
     }
 }
 
