@@ -308,6 +308,8 @@ fn divine_tower(pos: &Avalam, sq: u32, height: usize, owner: Player, occupied: u
 impl LevelEval for Avalam {
     const BASIC_DEPTH: u32 = 4;
     const DIVINE_DEPTH: u32 = 4;
+    /// Half `divine`'s depth, as in Awale.
+    const MEDIUM_DEPTH: u32 = 2;
 
     fn basic_value(&self, me: Player) -> i32 {
         if let Some(outcome) = self.outcome() {
@@ -328,6 +330,11 @@ impl LevelEval for Avalam {
             total += if owner == me { v } else { -v };
         }
         total
+    }
+
+    /// The `divine` evaluation, searched half as deep.
+    fn medium_value(&self, me: Player) -> i32 {
+        self.divine_value(me)
     }
 
     fn greedy_value(&self, mv: Move) -> i32 {

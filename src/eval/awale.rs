@@ -511,6 +511,8 @@ fn capture_difference(pos: &Awale, me: Player) -> i32 {
 impl LevelEval for Awale {
     const BASIC_DEPTH: u32 = 2;
     const DIVINE_DEPTH: u32 = 8;
+    /// Half `divine`'s depth: about as far above `basic` as below `divine` (docs/engine.md).
+    const MEDIUM_DEPTH: u32 = 4;
 
     /// (capture difference) + 3 (mobility difference) + 0.1 (seeds in the opponent's row),
     /// times ten to stay in integers.
@@ -535,6 +537,11 @@ impl LevelEval for Awale {
             + 20 * weak_pits(self, them)
             + 10 * (mobility(self, me) - mobility(self, them))
             + self.seeds_on_side(me) as i32
+    }
+
+    /// The `divine` evaluation, searched half as deep.
+    fn medium_value(&self, me: Player) -> i32 {
+        self.divine_value(me)
     }
 
     fn greedy_value(&self, mv: Move) -> i32 {

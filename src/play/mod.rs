@@ -35,7 +35,7 @@ pub struct Options {
     variant: Option<String>,
     /// pion's playing level, from the weakest.
     #[arg(long, default_value = "max",
-          value_parser = ["random", "greedy", "basic", "divine", "max"])]
+          value_parser = ["random", "greedy", "basic", "medium", "divine", "max"])]
     level: String,
     /// Your side: 1 moves first, 2 second.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
