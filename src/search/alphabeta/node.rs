@@ -274,15 +274,7 @@ impl<G: Evaluate> Search<'_, G> {
         // possible with a context): then the value is stored for this context alone.
         let proven = self.unproven == unproven_before.0;
         let for_context = proven && context != 0 && self.repetitions != unproven_before.1;
-        // An unproven value whose search met a repetition depends on the path too, and no
-        // context can hold it (graph-history interaction): its entry keeps the move for
-        // ordering, at depth 0 so that it never cuts a search off.
-        let repeated = self.repetitions != unproven_before.1;
-        let depth = if repeated && !proven && context != 0 {
-            0
-        } else {
-            depth.clamp(0, 255) as u8
-        };
+        let depth = depth.clamp(0, 255) as u8;
         self.tt
             .store(key, depth, best, bound, best_code, proven && !for_context);
         if for_context {
