@@ -164,6 +164,11 @@ pub trait Exact: Game {
     fn prune_equivalent(&self, moves: &mut Self::Moves) {
         let _ = moves;
     }
+    /// At the root only: removes moves that give away what the game's exact knowledge proves
+    /// the position worth, where the search alone might not see it (at least one move stays).
+    fn prune_root(&self, moves: &mut Self::Moves) {
+        let _ = moves;
+    }
     /// What interior nodes of the search ask, given the legal moves (at least one): proven
     /// bounds `(low, high)` on the final margin for the side to move, equal when
     /// [`Exact::exact_value`] settles the position (the search cuts off where they settle its
