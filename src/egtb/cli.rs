@@ -137,7 +137,7 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
             let names: Vec<&str> = variants.iter().map(|&v| Awale::variant_name(v)).collect();
             println!(
                 "egtb build: {} up to {max_seeds} seeds in {} ({why}): about {} with {threads} \
-                 threads, {} of memory at the peak, {} of disk",
+                 idle cores (a busy machine takes longer), {} of memory at the peak, {} of disk",
                 names.join(", "),
                 dir.display(),
                 minutes(seconds),
