@@ -475,3 +475,31 @@ fn the_default_directory_is_built_found_when_needed_and_hinted_once_when_empty()
     );
     let _ = fs::remove_dir_all(home);
 }
+
+#[test]
+fn a_build_whose_reader_left_finishes_without_a_panic() {
+    let dir = scratch("closed");
+    // A pipe whose reader is gone before pion writes anything (as `| head -0`): every write to
+    // stdout fails.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(PION)
+        .args([
+            "egtb",
+            "build",
+            "--max-seeds",
+            "6",
+            "--variant",
+            "standard",
+            "--dir",
+        ])
+        .arg(&dir)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("pion runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains("panicked"), "{err}");
+    assert_eq!(files(&dir).len(), 7, "the build went on");
+    let _ = fs::remove_dir_all(dir);
+}

@@ -13,6 +13,15 @@ use super::tables::Tables;
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::Game;
 
+/// `println!` that ignores a closed stdout (`pion egtb build | head`): the build goes on and
+/// nothing panics.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 /// The largest `--max-seeds`: a byte holds the value, and larger layers would not fit in memory.
 pub const MAX_SEEDS: u32 = super::MAX_LOADED_SEEDS as u32;
 
@@ -135,7 +144,7 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
             let disk: u64 = plans.iter().map(|e| e.disk).sum();
             let memory = plans.iter().map(|e| e.memory).max().unwrap_or(0);
             let names: Vec<&str> = variants.iter().map(|&v| Awale::variant_name(v)).collect();
-            println!(
+            say!(
                 "egtb build: {} up to {max_seeds} seeds in {} ({why}): about {} with {threads} \
                  idle cores (a busy machine takes longer), {} of memory at the peak, {} of disk",
                 names.join(", "),
@@ -164,7 +173,7 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
                     threads,
                     std::io::stderr().is_terminal(),
                     |layer| match layer.seconds {
-                        Some(seconds) => println!(
+                        Some(seconds) => say!(
                             "{} layer {}: {} boards in {}, {} sweeps",
                             Awale::variant_name(variant),
                             layer.seeds,
@@ -172,7 +181,7 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
                             timing(layer.boards, seconds),
                             layer.sweeps
                         ),
-                        None => println!(
+                        None => say!(
                             "{} layer {}: already built, kept",
                             Awale::variant_name(variant),
                             layer.seeds
@@ -181,7 +190,7 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
                 )
                 .map_err(|e| e.to_string())?;
                 let bytes: u64 = tables.layers().iter().map(|l| l.len() as u64 + 32).sum();
-                println!(
+                say!(
                     "egtb {} up to {} seeds in {}: {bytes} bytes, {:.1} s so far",
                     Awale::variant_name(variant),
                     tables.max_seeds(),
@@ -192,13 +201,13 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
         }
         EgtbAction::Status { dir } => {
             let (dir, why) = directory(dir)?;
-            println!("databases in {} ({why})", dir.display());
+            say!("databases in {} ({why})", dir.display());
             let all = place::status(&dir);
             for installed in &all {
-                println!("{}", place::describe(installed));
+                say!("{}", place::describe(installed));
             }
             if all.iter().all(|i| i.layers == 0) {
-                println!("none installed: 'pion egtb build' builds them there");
+                say!("none installed: 'pion egtb build' builds them there");
             }
         }
         EgtbAction::Verify {
@@ -218,7 +227,7 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
                 };
                 checked += 1;
                 let report = build::verify(&tables, samples, budget, seed);
-                println!(
+                say!(
                     "verify {} up to {} seeds: checksums of {} files, layers 0..{} checked in \
                      full, {} sampled boards compared with the exhaustive search, {} sampled \
                      boards can cycle, {} wrong",
