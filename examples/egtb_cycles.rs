@@ -5,7 +5,7 @@
 //! `cargo run --release --example egtb_cycles -- [max]` (default 4)
 
 use pion::egtb::index::{Boards, layer_size};
-use pion::egtb::solve::{Children, Quiet, children, own_row, solve_layer};
+use pion::egtb::solve::{Children, Quiet, VALUE, children, own_row, solve_layer};
 use pion_rules::awale::{PITS, Variant};
 
 /// The value under the rules: a repetition ends the game on the repeated board, each side
@@ -45,12 +45,11 @@ fn main() {
         let (mut differ, mut sign) = (0, 0);
         for (i, pits) in Boards::new(k, 0, layer_size(k)).enumerate() {
             let rule = first_repetition(&pits, &mut Vec::new());
-            if rule != layer[i] {
+            let value = layer[i] & VALUE;
+            if rule != value {
                 differ += 1;
                 // With equal captures, does the winner change?
-                if (2 * rule as i32 - k as i32).signum()
-                    != (2 * layer[i] as i32 - k as i32).signum()
-                {
+                if (2 * rule as i32 - k as i32).signum() != (2 * value as i32 - k as i32).signum() {
                     sign += 1;
                 }
             }

@@ -16,8 +16,8 @@ pub enum Change {
     Game(GameKind),
     /// A variant of the current game (a new game in it).
     Variant(String),
-    /// The directory of Awale's endgame databases to load (`None`: remove them).
-    EgtbPath(Option<String>),
+    /// Where Awale's endgame databases come from.
+    EgtbPath(crate::egtb::Choice),
 }
 
 /// A value that passed its option's check: a number in range, one of the listed words, or
@@ -146,10 +146,11 @@ fn declared() -> [Declared; 12] {
         Declared {
             name: "EgtbPath",
             kind: |_| OptionKind::String,
-            // `<empty>` is how UCI front ends send an empty string.
+            // `<empty>` is how UCI front ends send an empty string, and GUIs send every
+            // option's default at start: the default must keep the default directory.
             apply: |_, v| match v {
-                Value::Text(dir) if dir != "<empty>" => Change::EgtbPath(Some(dir.to_string())),
-                _ => Change::EgtbPath(None),
+                Value::Text(text) => Change::EgtbPath(crate::egtb::Choice::from_value(text)),
+                _ => Change::EgtbPath(crate::egtb::Choice::Default),
             },
         },
         Declared {

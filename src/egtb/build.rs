@@ -8,10 +8,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::file::{FileError, read_layer, write_layer};
+use super::file::{Check, FileError, open_layer, write_layer};
 use super::index::{layer_size, unrank};
+use super::layer::Layer;
 use super::reference::{Exhaustive, thresholds};
-use super::solve::{Progress, solve_layer};
+use super::solve::{Progress, VALUE, solve_layer};
 use super::tables::Tables;
 use pion_rules::awale::Variant;
 
@@ -71,10 +72,10 @@ pub fn build(
             .expect("a valid template")
             .progress_chars("=> "),
     );
-    let mut layers: Vec<Vec<u8>> = Vec::new();
+    let mut layers: Vec<Layer> = Vec::new();
     for seeds in 0..=max_seeds {
         let boards = layer_size(seeds);
-        match read_layer(dir, variant, seeds) {
+        match open_layer(dir, variant, seeds, Check::Values) {
             Ok(values) => {
                 bar.inc(boards);
                 layers.push(values);
@@ -97,7 +98,7 @@ pub fn build(
         };
         let values = solve_layer(seeds, variant, &layers, threads, &progress);
         write_layer(dir, variant, seeds, &values)?;
-        layers.push(values);
+        layers.push(values.into());
         report(&LayerReport {
             seeds,
             boards,
@@ -136,8 +137,8 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
     for (k, values) in reference.iter().enumerate() {
         report.wrong += values
             .iter()
-            .zip(&layers[k])
-            .filter(|(a, b)| a != b)
+            .zip(layers[k].iter())
+            .filter(|&(a, b)| *a != b & VALUE)
             .count() as u64;
         report.full_layers += 1;
     }
@@ -151,7 +152,7 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
             match exhaustive.value(&pits) {
                 Some(want) => {
                     report.compared += 1;
-                    if values[i as usize] != want {
+                    if values[i as usize] & VALUE != want {
                         report.wrong += 1;
                     }
                 }
@@ -160,4 +161,65 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
         }
     }
     report
+}
+
+/// Boards a thread solves per second on a large layer, for the estimate (measured on this
+/// project's machine: docs/egtb.md; small layers go faster, loaded machines slower).
+const BOARDS_PER_THREAD_SECOND: f64 = 0.5e6;
+/// Bytes a board of the layer being solved takes: 6 child indices of 4 bytes, the two bounds
+/// and the capture value, and the values written.
+const BYTES_PER_SOLVED_BOARD: u64 = 6 * 4 + 3 + 1;
+
+/// What a build will take, told before it starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// Layers to build (the others are there already).
+    pub layers: usize,
+    /// Seconds, roughly.
+    pub seconds: f64,
+    /// Peak memory in bytes: every layer up to the largest, plus the largest layer's edges.
+    pub memory: u64,
+    /// Bytes the new files take on disk.
+    pub disk: u64,
+}
+
+/// The estimate of building `variant` up to `max_seeds` into `dir` with `threads` threads
+/// (layers whose file is already there, by name and length, cost nothing).
+pub fn estimate(dir: &Path, variant: Variant, max_seeds: usize, threads: usize) -> Estimate {
+    let mut estimate = Estimate {
+        layers: 0,
+        seconds: 0.0,
+        memory: 0,
+        disk: 0,
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let speed = BOARDS_PER_THREAD_SECOND * threads.clamp(1, cores) as f64;
+    let mut below = 0;
+    for seeds in 0..=max_seeds {
+        let boards = layer_size(seeds);
+        let there = std::fs::metadata(super::file::path_of(dir, variant, seeds))
+            .is_ok_and(|m| m.is_file() && m.len() == boards + 32);
+        if !there {
+            estimate.layers += 1;
+            estimate.seconds += boards as f64 / speed;
+            estimate.disk += boards + 32;
+            estimate.memory = estimate.memory.max(below + boards * BYTES_PER_SOLVED_BOARD);
+        }
+        below += boards;
+    }
+    estimate.memory = estimate.memory.max(below);
+    estimate
+}
+
+/// A layer's time and speed for people: milliseconds for quick layers, and the rate only when
+/// the time is long enough to give one.
+pub fn timing(boards: u64, seconds: f64) -> String {
+    if seconds < 0.1 {
+        format!("{:.1} ms", seconds * 1e3)
+    } else {
+        format!(
+            "{seconds:.2} s ({:.2} M boards/s)",
+            boards as f64 / seconds / 1e6
+        )
+    }
 }

@@ -6,16 +6,18 @@
 //! build cut off at any moment leaves either the whole file or none.
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::index::layer_size;
+use super::layer::Layer;
+use super::solve::VALUE;
 use pion_rules::awale::Variant;
 use pion_rules::game::Game;
 
 const MAGIC: &[u8; 8] = b"PIONEGTB";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+/// The format version this build reads and writes (2: values marked with `solve::CYCLE`).
+pub const VERSION: u32 = 2;
 const HEADER: usize = 32;
 
 /// Why a database file cannot be used.
@@ -52,6 +54,17 @@ pub enum FileError {
         found: u64,
         /// The length of a whole file.
         expected: u64,
+    },
+    /// A layer is missing below one that is there: the layers above it cannot be used.
+    #[error(
+        "{path}: no such database file, though the layer of {above} seeds is there: \
+         the databases are incomplete (run 'pion egtb build' again to fill the gap)"
+    )]
+    Gap {
+        /// The missing file.
+        path: String,
+        /// The seed count of a layer found above it.
+        above: usize,
     },
     /// The values do not match the checksum.
     #[error("{path}: checksum mismatch, the file is damaged (build it again)")]
@@ -126,58 +139,105 @@ pub fn write_layer(
     Ok(path)
 }
 
-/// Reads a layer and checks everything its header promises.
-pub fn read_layer(dir: &Path, variant: Variant, seeds: usize) -> Result<Vec<u8>, FileError> {
+/// How much of a layer [`open_layer`] checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// The header and the length only: nothing of the values is read, so opening costs the
+    /// same whatever the layer's size (the engine, at every start).
+    Header,
+    /// Every value too, against the checksum and the seed count (builds and `verify`).
+    Values,
+}
+
+/// Opens a layer and checks what `check` asks of what its header promises. Nothing is read
+/// before the file is known to be a regular file, and no value before its length is known to
+/// match its header, so a FIFO, a device or a huge file named like a layer is refused at once.
+pub fn open_layer(
+    dir: &Path,
+    variant: Variant,
+    seeds: usize,
+    check: Check,
+) -> Result<Layer, FileError> {
     let path = path_of(dir, variant, seeds);
     let name = path.display().to_string();
-    let bytes = match fs::read(&path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(FileError::Missing { path: name });
-        }
-        Err(error) => return Err(FileError::Io { path: name, error }),
+    let io = |error: std::io::Error| FileError::Io {
+        path: name.clone(),
+        error,
     };
     let foreign = |what: String| FileError::Foreign {
         path: name.clone(),
         what,
     };
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    // Opening a FIFO for reading waits for a writer: not when non-blocking. The flag changes
+    // nothing for a regular file, and the file type is checked on the open file itself.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let mut file = match options.open(&path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(FileError::Missing { path: name });
+        }
+        Err(error) => return Err(io(error)),
+    };
+    let meta = file.metadata().map_err(io)?;
+    if !meta.is_file() {
+        return Err(foreign(
+            "not a regular file (a directory, a FIFO or a device named like a layer)".into(),
+        ));
+    }
+    let mut head = [0u8; HEADER];
+    if meta.len() < HEADER as u64 || file.read_exact(&mut head).is_err() || &head[..8] != MAGIC {
         return Err(foreign("not a pion endgame database".to_string()));
     }
-    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    let version = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes"));
     if version != VERSION {
         return Err(foreign(format!(
             "format version {version}, this pion reads version {VERSION} (build it again)"
         )));
     }
-    if bytes[12] != variant_code(variant) || bytes[13] as usize != seeds {
+    if head[12] != variant_code(variant) || head[13] as usize != seeds {
         return Err(foreign(format!(
             "holds variant number {} with {} seeds, expected {} with {seeds}",
-            bytes[12],
-            bytes[13],
+            head[12],
+            head[13],
             variant_code(variant)
         )));
     }
-    let count = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+    let count = u64::from_le_bytes(head[16..24].try_into().expect("8 bytes"));
     let expected = layer_size(seeds);
     if count != expected {
         return Err(foreign(format!(
             "holds {count} boards, a layer of {seeds} seeds has {expected}"
         )));
     }
-    let found = bytes.len() as u64;
-    if found != HEADER as u64 + count {
+    let whole = HEADER as u64 + count;
+    if meta.len() != whole {
         return Err(FileError::Truncated {
             path: name,
-            found,
-            expected: HEADER as u64 + count,
+            found: meta.len(),
+            expected: whole,
         });
     }
-    let sum = u64::from_le_bytes(bytes[24..32].try_into().expect("8 bytes"));
-    let mut values = bytes;
-    values.drain(..HEADER);
-    if checksum(&values) != sum || values.iter().any(|&v| v as usize > seeds) {
+    let layer = values_of(file, whole as usize).map_err(io)?;
+    let sum = u64::from_le_bytes(head[24..32].try_into().expect("8 bytes"));
+    if check == Check::Values
+        && (checksum(&layer) != sum || layer.iter().any(|&v| (v & VALUE) as usize > seeds))
+    {
         return Err(FileError::Checksum { path: name });
     }
-    Ok(values)
+    Ok(layer)
+}
+
+/// The values of an open layer file of `len` bytes whose header was read: mapped where the
+/// system can map files, read otherwise.
+fn values_of(mut file: fs::File, len: usize) -> std::io::Result<Layer> {
+    #[cfg(unix)]
+    if let Ok(mapping) = super::layer::Mapping::new(&file, len, HEADER) {
+        return Ok(Layer::Mapped(mapping));
+    }
+    let mut values = vec![0u8; len - HEADER];
+    file.read_exact(&mut values)?;
+    Ok(Layer::Owned(values))
 }

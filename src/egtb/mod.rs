@@ -1,12 +1,13 @@
 //! Awale endgame databases: the exact value of every board with few seeds left, by retrograde
 //! analysis (docs/egtb.md).
 
-/// Where `pion egtb build` writes and `verify` reads by default (out of git, under target/).
-pub const DEFAULT_DIR: &str = "target/egtb";
-
 pub mod build;
+pub mod cli;
+pub mod cycles;
 pub mod file;
 pub mod index;
+pub mod layer;
+pub mod place;
 pub mod reference;
 pub mod solve;
 pub mod tables;
@@ -15,14 +16,17 @@ pub mod tables;
 mod tests;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
 
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::Game;
 
-use file::FileError;
+use file::{Check, FileError};
 use tables::{Probe, Tables};
+
+/// The most seeds of a layer the engine looks for.
+pub const MAX_LOADED_SEEDS: usize = 40;
 
 /// The variants, in the order of the installed tables.
 const VARIANTS: [Variant; 3] = [
@@ -51,10 +55,35 @@ static REACH: [AtomicUsize; 3] = [
 /// Probes that gave a value, for `info ... tbhits`.
 static HITS: AtomicU64 = AtomicU64::new(0);
 
-/// Loads every variant's databases found in `dir` (up to 40 seeds) and makes the engine probe
-/// them, replacing those installed before; `None` removes them. A damaged or foreign file, or a
-/// directory with no database, is an error, and leaves no database installed. Returns the most
-/// seeds of each variant's tables that were found.
+/// Where the engine's databases come from: the default directory (loaded for a variant when
+/// a search first needs it), a directory `EgtbPath` named, or none (`EgtbPath` set empty).
+#[derive(Clone, Debug, PartialEq)]
+enum Source {
+    Default,
+    Chosen,
+    Off,
+}
+
+/// The source, and which variants' default databases were already looked for.
+static SOURCE: Mutex<(Source, [bool; 3])> = Mutex::new((Source::Default, [false; 3]));
+/// Whether the hint on how to install databases was given.
+static HINTED: AtomicBool = AtomicBool::new(false);
+
+fn set_tables(i: usize, tables: Option<Arc<Tables>>) {
+    let mut installed = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
+    REACH[i].store(
+        tables.as_ref().map_or(0, |t| t.max_seeds() + 1),
+        Ordering::Relaxed,
+    );
+    installed[i] = tables;
+}
+
+/// Opens every variant's databases found in `dir` (up to 40 seeds) and makes the engine probe
+/// them, replacing those installed before and the default directory (`EgtbPath`); `None`
+/// removes them all. A damaged or foreign file, a gap between layers, or a directory with no
+/// database is an error, and leaves no database installed. Returns the most seeds of each
+/// variant's tables that were found. Files are mapped, not read: this costs milliseconds
+/// whatever their size.
 pub fn install(dir: Option<&Path>) -> Result<Vec<(Variant, usize)>, FileError> {
     let mut loaded: [Option<Arc<Tables>>; 3] = [None, None, None];
     let mut found = Vec::new();
@@ -62,7 +91,7 @@ pub fn install(dir: Option<&Path>) -> Result<Vec<(Variant, usize)>, FileError> {
         let Some(dir) = dir else { return Ok(()) };
         let mut missing = None;
         for variant in VARIANTS {
-            match Tables::load(dir, variant, 40) {
+            match Tables::load(dir, variant, MAX_LOADED_SEEDS, Check::Header) {
                 Ok(tables) => {
                     found.push((variant, tables.max_seeds()));
                     loaded[slot(variant)] = Some(Arc::new(tables));
@@ -80,15 +109,98 @@ pub fn install(dir: Option<&Path>) -> Result<Vec<(Variant, usize)>, FileError> {
         loaded = [None, None, None];
         found.clear();
     }
-    let mut installed = INSTALLED.write().unwrap_or_else(|e| e.into_inner());
+    let mut source = SOURCE.lock().unwrap_or_else(|e| e.into_inner());
+    *source = (
+        if dir.is_some() {
+            Source::Chosen
+        } else {
+            Source::Off
+        },
+        [true; 3],
+    );
     for (i, tables) in loaded.into_iter().enumerate() {
-        REACH[i].store(
-            tables.as_ref().map_or(0, |t| t.max_seeds() + 1),
-            Ordering::Relaxed,
-        );
-        installed[i] = tables;
+        set_tables(i, tables);
     }
     result.map(|()| found)
+}
+
+/// What `EgtbPath` asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// The default directory, opened when a search first needs it (empty, or `<empty>`).
+    Default,
+    /// No databases at all (`off`).
+    Off,
+    /// The databases of this directory, opened at once.
+    Dir(String),
+}
+
+impl Choice {
+    /// The choice an `EgtbPath` value makes.
+    pub fn from_value(value: &str) -> Choice {
+        match value.trim() {
+            "" | "<empty>" => Choice::Default,
+            "off" => Choice::Off,
+            dir => Choice::Dir(dir.to_string()),
+        }
+    }
+}
+
+/// Applies an `EgtbPath` choice (see [`install`] for a directory's errors).
+pub fn choose(choice: &Choice) -> Result<(), FileError> {
+    match choice {
+        Choice::Default => {
+            for i in 0..VARIANTS.len() {
+                set_tables(i, None);
+            }
+            *SOURCE.lock().unwrap_or_else(|e| e.into_inner()) = (Source::Default, [false; 3]);
+            Ok(())
+        }
+        Choice::Off => install(None).map(|_| ()),
+        Choice::Dir(dir) => install(Some(Path::new(dir))).map(|_| ()),
+    }
+}
+
+/// Makes the default directory's databases of `variant` ready before a search, the first time
+/// a search of that variant needs them and no `EgtbPath` was set (nothing is opened before).
+/// Returns a line to tell the user when the files are there but cannot be used.
+pub fn prepare(variant: Variant) -> Option<String> {
+    let i = slot(variant);
+    let mut source = SOURCE.lock().unwrap_or_else(|e| e.into_inner());
+    if source.0 != Source::Default || source.1[i] {
+        return None;
+    }
+    source.1[i] = true;
+    let dir = place::default_dir()?.0;
+    match Tables::load(&dir, variant, MAX_LOADED_SEEDS, Check::Header) {
+        Ok(tables) => {
+            set_tables(i, Some(Arc::new(tables)));
+            None
+        }
+        Err(FileError::Missing { .. }) => None,
+        Err(e) => Some(format!("{e}; playing without databases")),
+    }
+}
+
+/// The one line that says how to install the databases, the first time it is asked for in a
+/// process where no `EgtbPath` was set and the default directory holds none (`None` after
+/// that, and whenever some are installed): what a session prints after its handshake.
+pub fn hint() -> Option<String> {
+    if SOURCE.lock().unwrap_or_else(|e| e.into_inner()).0 != Source::Default {
+        return None;
+    }
+    let (dir, _) = place::default_dir()?;
+    let any = VARIANTS
+        .iter()
+        .any(|&v| file::path_of(&dir, v, 0).symlink_metadata().is_ok());
+    if any || HINTED.swap(true, Ordering::Relaxed) {
+        return None;
+    }
+    Some(format!(
+        "no Awale endgame databases in {}: 'pion egtb build' installs them there \
+         (see 'pion egtb build --help'), or set EgtbPath",
+        dir.display()
+    ))
 }
 
 /// Whether some database is installed.

@@ -106,20 +106,48 @@ impl Bits {
     }
 }
 
+/// The mark of a board whose `lo < hi`: its value depends on where a repetition is scored,
+/// so the engine does not take it as exact (docs/egtb.md, "Cycles and repetition").
+pub const CYCLE: u8 = 0x80;
+/// The bits of a stored byte that hold the value.
+pub const VALUE: u8 = 0x7f;
+
 /// Solves the layer of `seeds` seeds; `lower[j]` holds the solved layer of `j` seeds for every
-/// `j < seeds`. The work is split over `threads` threads.
+/// `j < seeds`. The work is split over `threads` threads. Each byte is the board's value,
+/// marked with [`CYCLE`] where it is the repetition's.
+pub fn solve_layer(
+    seeds: usize,
+    variant: Variant,
+    lower: &[impl std::ops::Deref<Target = [u8]> + Sync],
+    threads: usize,
+    progress: &dyn Progress,
+) -> Vec<u8> {
+    let (lo, hi) = solve_bounds(seeds, variant, lower, threads, progress);
+    let mut values = vec![0u8; lo.len()];
+    for (i, pits) in Boards::new(seeds, 0, lo.len() as u64).enumerate() {
+        let (l, h) = (lo[i], hi[i]);
+        debug_assert!(l <= h);
+        values[i] = l.max(h.min(own_row(&pits))) | if l < h { CYCLE } else { 0 };
+    }
+    values
+}
+
+/// The two bounds of every board of the layer of `seeds` seeds (see the module comment):
+/// `lo` what the side to move can force by play that ends, `k - hi` what the opponent can.
+/// Given the smaller layers, whatever the rule that scores a repetition, the value under best
+/// play lies between them.
 ///
 /// One pass generates every board's moves, scores the captures from the smaller layers and
 /// keeps the indices of the children inside the layer (4 bytes a move); the sweeps then read
 /// only those, and a board is looked at again only when one of its children changed in the
 /// sweep before.
-pub fn solve_layer(
+pub fn solve_bounds(
     seeds: usize,
     variant: Variant,
-    lower: &[Vec<u8>],
+    lower: &[impl std::ops::Deref<Target = [u8]> + Sync],
     threads: usize,
     progress: &dyn Progress,
-) -> Vec<u8> {
+) -> (Vec<u8>, Vec<u8>) {
     assert!(lower.len() >= seeds, "the smaller layers come first");
     let size = layer_size(seeds) as usize;
     assert!(size < NONE as usize, "a layer's indices fit in 32 bits");
@@ -156,7 +184,7 @@ pub fn solve_layer(
                             edges[offset * SLOTS + inner] = rank(child) as u32;
                             inner += 1;
                         } else {
-                            let v = lower[child_seeds][rank(child) as usize];
+                            let v = lower[child_seeds][rank(child) as usize] & VALUE;
                             best = best.max(k - v);
                         }
                     }
@@ -230,11 +258,10 @@ pub fn solve_layer(
         changed_before = changed_now;
     }
 
-    let mut values = vec![0u8; size];
-    for (i, pits) in Boards::new(seeds, 0, size as u64).enumerate() {
-        let (l, h) = (lo[i].load(Ordering::Relaxed), hi[i].load(Ordering::Relaxed));
-        debug_assert!(l <= h);
-        values[i] = l.max(h.min(own_row(&pits)));
-    }
-    values
+    drop(edges);
+    drop(base);
+    (
+        lo.into_iter().map(AtomicU8::into_inner).collect(),
+        hi.into_iter().map(AtomicU8::into_inner).collect(),
+    )
 }

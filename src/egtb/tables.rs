@@ -2,16 +2,18 @@
 
 use std::path::Path;
 
-use super::file::{FileError, read_layer};
+use super::file::{Check, FileError, open_layer, path_of};
 use super::index::rank;
-use super::solve::turn;
+use super::layer::Layer;
+use super::solve::{CYCLE, VALUE, turn};
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::{Game, Player};
 
-/// The solved layers of one variant, from 0 seeds up to the largest found, in memory.
+/// The solved layers of one variant, from 0 seeds up to the largest found, mapped or in
+/// memory.
 pub struct Tables {
     variant: Variant,
-    layers: Vec<Vec<u8>>,
+    layers: Vec<Layer>,
 }
 
 /// What a database says about a position.
@@ -21,18 +23,33 @@ pub struct Probe {
     pub share: u8,
     /// The final margin for the side to move: its captures and share, less the opponent's.
     pub margin: i32,
+    /// Whether the share is the value of a repetition scored on this board, which the
+    /// first-repetition rule need not give (the board is not settled by play that ends).
+    pub cycle: bool,
 }
 
 impl Tables {
-    /// Loads the layers `0, 1, 2, ...` of `variant` found in `dir`, up to `max_seeds` at most
-    /// and up to the first missing one; a damaged or foreign file, or no layer at all, is an
-    /// error.
-    pub fn load(dir: &Path, variant: Variant, max_seeds: usize) -> Result<Tables, FileError> {
+    /// Opens the layers `0, 1, 2, ...` of `variant` found in `dir`, up to `max_seeds` at most
+    /// and up to the first missing one, each checked as `check` says. A damaged or foreign
+    /// file, no layer at all, or a missing layer below one that is there is an error.
+    pub fn load(
+        dir: &Path,
+        variant: Variant,
+        max_seeds: usize,
+        check: Check,
+    ) -> Result<Tables, FileError> {
         let mut layers = Vec::new();
         for seeds in 0..=max_seeds {
-            match read_layer(dir, variant, seeds) {
+            match open_layer(dir, variant, seeds, check) {
                 Ok(values) => layers.push(values),
-                Err(FileError::Missing { .. }) if seeds > 0 => break,
+                Err(FileError::Missing { path }) if seeds > 0 => {
+                    if let Some(above) = (seeds + 1..=max_seeds)
+                        .find(|&s| path_of(dir, variant, s).symlink_metadata().is_ok())
+                    {
+                        return Err(FileError::Gap { path, above });
+                    }
+                    break;
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -40,7 +57,7 @@ impl Tables {
     }
 
     /// Tables from layers already in memory (layer `j` holds the boards of `j` seeds).
-    pub fn from_layers(variant: Variant, layers: Vec<Vec<u8>>) -> Tables {
+    pub fn from_layers(variant: Variant, layers: Vec<Layer>) -> Tables {
         Tables { variant, layers }
     }
 
@@ -55,7 +72,7 @@ impl Tables {
     }
 
     /// The layers, layer `j` holding the boards of `j` seeds.
-    pub fn layers(&self) -> &[Vec<u8>] {
+    pub fn layers(&self) -> &[Layer] {
         &self.layers
     }
 
@@ -71,13 +88,17 @@ impl Tables {
         let layer = self.layers.get(seeds)?;
         let me = position.side_to_move();
         let board = if me == Player::One { *pits } else { turn(pits) };
-        let share = layer[rank(&board) as usize];
+        // A value above the seed count can only come from a damaged file (the checksum is
+        // read by builds and `verify`, not at every start): clamped, it stays a legal share.
+        let byte = layer[rank(&board) as usize];
+        let share = (byte & VALUE).min(seeds as u8);
         let captured = position.captured();
         let own = captured[me.index()] as i32 + share as i32;
         let theirs = captured[me.other().index()] as i32 + (seeds as i32 - share as i32);
         Some(Probe {
             share,
             margin: own - theirs,
+            cycle: byte & CYCLE != 0,
         })
     }
 }

@@ -142,6 +142,15 @@ impl Session {
             out.send(&Reply::Option(spec));
         }
         out.send(if pion { &Reply::PionOk } else { &Reply::UgiOk });
+        self.after_handshake();
+    }
+
+    /// What every handshake (`pion`, `ugi`, `uci`) ends with: the one-time hint on how to
+    /// install the endgame databases, when none is installed.
+    pub(super) fn after_handshake(&self) {
+        if let Some(hint) = crate::egtb::hint() {
+            self.out.send(&Reply::InfoString(hint));
+        }
     }
 
     /// Speaks `dialect` from now on.
@@ -215,9 +224,8 @@ impl Session {
             }
             Change::Game(game) => self.new_game(Some(game)),
             Change::Variant(name) => return self.choose_variant(&name),
-            Change::EgtbPath(dir) => {
-                return crate::egtb::install(dir.as_deref().map(std::path::Path::new))
-                    .map(|_| ())
+            Change::EgtbPath(choice) => {
+                return crate::egtb::choose(&choice)
                     .map_err(|e| format!("setoption: EgtbPath: {e}; playing without databases"));
             }
         }
@@ -265,6 +273,13 @@ impl Session {
     }
 
     fn go(&mut self, params: &GoParams) -> CommandResult {
+        // The default databases are opened when a search first needs them.
+        if self.table.kind() == GameKind::Awale
+            && let Some(problem) =
+                crate::egtb::prepare(self.table.get::<pion_rules::awale::Awale>().variant)
+        {
+            self.out.send(&Reply::InfoString(problem));
+        }
         let limits =
             with_table!(&self.table, t => limits_for(params, t.history.position().side_to_move()))?;
         // A finished game has nothing to search: answer at once, so that a script may go on

@@ -327,6 +327,8 @@ fn divine_tower(pos: &Avalam, sq: u32, height: usize, owner: Player, occupied: u
 impl LevelEval for Avalam {
     const BASIC_DEPTH: u32 = 4;
     const DIVINE_DEPTH: u32 = 4;
+    /// Half `basic`'s depth: `divine`'s evaluation at depth 2 lost every game to `greedy`.
+    const MEDIUM_DEPTH: u32 = 2;
 
     fn basic_value(&self, me: Player) -> i32 {
         if let Some(outcome) = self.outcome() {
@@ -347,6 +349,12 @@ impl LevelEval for Avalam {
             total += if owner == me { v } else { -v };
         }
         total
+    }
+
+    /// The `basic` evaluation, searched half as deep: in Avalam `basic` is the stronger of
+    /// the original bots (docs/engine.md, "The ladder").
+    fn medium_value(&self, me: Player) -> i32 {
+        self.basic_value(me)
     }
 
     fn greedy_value(&self, mv: Move) -> i32 {

@@ -4,7 +4,7 @@
 //! what each two neighbouring pits are worth together.
 
 use crate::search::levels::LevelEval;
-use crate::search::{Evaluate, Exact, MoveCodes, Profile};
+use crate::search::{Evaluate, Horizon, MoveCodes, Profile};
 use pion_rules::awale::{Awale, Move, PITS, SEEDS, landing, row};
 use pion_rules::game::{Game, Player};
 
@@ -456,14 +456,6 @@ impl Profile for Awale {
     const QUIESCENCE: bool = true;
 }
 
-impl Exact for Awale {
-    /// The endgame databases' value, where they are installed and hold the position.
-    #[inline]
-    fn exact_value(&self) -> Option<(i32, u32)> {
-        crate::egtb::probe(self).map(|probe| (probe.margin, 0))
-    }
-}
-
 impl Evaluate for Awale {
     #[inline]
     fn evaluate(&self) -> i32 {
@@ -474,6 +466,18 @@ impl Evaluate for Awale {
     #[inline]
     fn order_score(&self, mv: Move) -> i32 {
         captures(self, mv)
+    }
+
+    /// One probe serves both the exact value and, on a cycling board, the static value: the
+    /// database's share of a repetition scored here, in the evaluation's units.
+    #[inline]
+    fn horizon(&self) -> Horizon {
+        match crate::egtb::probe(self) {
+            Some(probe) if probe.cycle => Horizon::Heuristic(probe.margin * 100),
+            Some(probe) => Horizon::Exact(probe.margin),
+            None if self.outcome().is_some() => Horizon::Exact(self.margin()),
+            None => Horizon::Heuristic(self.evaluate()),
+        }
     }
 }
 
@@ -494,6 +498,8 @@ fn capture_difference(pos: &Awale, me: Player) -> i32 {
 impl LevelEval for Awale {
     const BASIC_DEPTH: u32 = 2;
     const DIVINE_DEPTH: u32 = 8;
+    /// Half `divine`'s depth: about as far above `basic` as below `divine` (docs/engine.md).
+    const MEDIUM_DEPTH: u32 = 4;
 
     /// (capture difference) + 3 (mobility difference) + 0.1 (seeds in the opponent's row),
     /// times ten to stay in integers.
@@ -518,6 +524,11 @@ impl LevelEval for Awale {
             + 20 * weak_pits(self, them)
             + 10 * (mobility(self, me) - mobility(self, them))
             + self.seeds_on_side(me) as i32
+    }
+
+    /// The `divine` evaluation, searched half as deep.
+    fn medium_value(&self, me: Player) -> i32 {
+        self.divine_value(me)
     }
 
     fn greedy_value(&self, mv: Move) -> i32 {

@@ -2,3 +2,4 @@
 
 pub mod avalam;
 pub mod awale;
+mod awale_exact;

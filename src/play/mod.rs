@@ -35,7 +35,7 @@ pub struct Options {
     variant: Option<String>,
     /// pion's playing level, from the weakest.
     #[arg(long, default_value = "max",
-          value_parser = ["random", "greedy", "basic", "divine", "max"])]
+          value_parser = ["random", "greedy", "basic", "medium", "divine", "max"])]
     level: String,
     /// Your side: 1 moves first, 2 second.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
@@ -50,6 +50,9 @@ pub struct Options {
     /// An Aualé game file (OGN) to go on from: Awale under the abapa rules, its moves played.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "variant", "position"])]
     load: Option<std::path::PathBuf>,
+    /// Awale endgame databases to use (default: those `pion egtb build` installed).
+    #[arg(long, value_name = "DIR")]
+    egtb: Option<String>,
 }
 
 /// The commands at the prompt, with their usage: what `help` prints.
@@ -129,6 +132,7 @@ pub fn run(options: Options) -> Result<()> {
         Some(Command::NewGame(Some(options.game))),
         Some(set_option("Level", &options.level)),
         options.variant.as_ref().map(|v| set_option("Variant", v)),
+        options.egtb.as_ref().map(|dir| set_option("EgtbPath", dir)),
         options.position.as_ref().map(|_| Command::Position {
             start: start.clone(),
             moves: loaded.as_ref().map_or(Vec::new(), |g| g.moves.clone()),
@@ -138,6 +142,12 @@ pub fn run(options: Options) -> Result<()> {
         if let Err(error) = engine.command(&command)? {
             bail!("{error}");
         }
+    }
+    if options.game == GameKind::Awale
+        && options.egtb.is_none()
+        && let Some(hint) = pion::egtb::hint()
+    {
+        say!("note: {hint}");
     }
     let style = Style {
         colour: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),

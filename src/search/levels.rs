@@ -1,8 +1,9 @@
 //! The yardstick levels: `random`, `greedy`, and the original projects' `basic` and `divine`
-//! bots, kept faithful to their descriptions rather than tuned: they are yardsticks.
+//! bots, kept faithful to their descriptions rather than tuned: they are yardsticks; `medium`
+//! is a rung between `basic` and `divine` (docs/engine.md, "The ladder").
 //!
-//! `basic` and `divine` are plain fixed-depth alpha-beta (no table, no ordering) over an
-//! evaluation from the bot's own point of view. Every root move tying for the best value is
+//! `basic`, `medium` and `divine` are plain fixed-depth alpha-beta (no table, no ordering) over
+//! an evaluation from the bot's own point of view. Every root move tying for the best value is
 //! found exactly (each is searched with a window just below the best so far) and one is drawn
 //! at random, from a generator seeded by the `Seed` option and the position.
 
@@ -20,10 +21,14 @@ pub trait LevelEval: Game {
     const BASIC_DEPTH: u32;
     /// The `divine` bot's depth.
     const DIVINE_DEPTH: u32;
+    /// The `medium` bot's depth.
+    const MEDIUM_DEPTH: u32;
     /// The `basic` evaluation.
     fn basic_value(&self, me: Player) -> i32;
     /// The `divine` evaluation.
     fn divine_value(&self, me: Player) -> i32;
+    /// The `medium` evaluation.
+    fn medium_value(&self, me: Player) -> i32;
     /// The immediate score of a move for the `greedy` level (higher is better).
     fn greedy_value(&self, mv: Self::Move) -> i32;
 }
@@ -87,7 +92,7 @@ pub fn greedy<G: LevelEval>(
 
 struct Plain<'a, 'b, G: LevelEval> {
     me: Player,
-    divine: bool,
+    level: Level,
     nodes: u64,
     clock: &'a Watch<'b>,
     aborted: bool,
@@ -96,10 +101,10 @@ struct Plain<'a, 'b, G: LevelEval> {
 
 impl<G: LevelEval> Plain<'_, '_, G> {
     fn value(&self, pos: &G) -> i32 {
-        if self.divine {
-            pos.divine_value(self.me)
-        } else {
-            pos.basic_value(self.me)
+        match self.level {
+            Level::Divine => pos.divine_value(self.me),
+            Level::Medium => pos.medium_value(self.me),
+            _ => pos.basic_value(self.me),
         }
     }
 
@@ -135,7 +140,7 @@ impl<G: LevelEval> Plain<'_, '_, G> {
     }
 }
 
-/// The `basic` or `divine` bot's move (`depth` overrides the level's own depth). Returns the
+/// The `basic`, `medium` or `divine` bot's move (`depth` overrides the level's own depth). Returns the
 /// best move found so far when stopped, or the first legal move if none was searched.
 pub fn yardstick<G: LevelEval>(
     game: &History<G>,
@@ -145,12 +150,11 @@ pub fn yardstick<G: LevelEval>(
     clock: &Watch<'_>,
     report: &mut dyn FnMut(&Info),
 ) -> G::Move {
-    let divine = level == Level::Divine;
     let depth = depth
-        .unwrap_or(if divine {
-            G::DIVINE_DEPTH
-        } else {
-            G::BASIC_DEPTH
+        .unwrap_or(match level {
+            Level::Divine => G::DIVINE_DEPTH,
+            Level::Medium => G::MEDIUM_DEPTH,
+            _ => G::BASIC_DEPTH,
         })
         .max(1);
     let root = *game.position();
@@ -158,7 +162,7 @@ pub fn yardstick<G: LevelEval>(
     game.legal_moves(&mut moves);
     let mut search = Plain::<G> {
         me: root.side_to_move(),
-        divine,
+        level,
         nodes: 0,
         clock,
         aborted: false,

@@ -35,6 +35,8 @@ pub enum Level {
     Greedy,
     /// The original project's plain alpha-beta bot.
     Basic,
+    /// A rung between `basic` and `divine`.
+    Medium,
     /// The original project's stronger bot.
     Divine,
     /// Everything pion has.
@@ -44,10 +46,11 @@ pub enum Level {
 
 impl Level {
     /// Every level with its protocol name.
-    pub const ALL: [(Level, &'static str); 5] = [
+    pub const ALL: [(Level, &'static str); 6] = [
         (Level::Random, "random"),
         (Level::Greedy, "greedy"),
         (Level::Basic, "basic"),
+        (Level::Medium, "medium"),
         (Level::Divine, "divine"),
         (Level::Max, "max"),
     ];
@@ -159,6 +162,11 @@ pub trait Exact: Game {
     }
     /// Removes moves that are provably no better than another move kept in the list.
     fn prune_equivalent(&self, moves: &mut Self::Moves) {
+        let _ = moves;
+    }
+    /// At the root only: removes moves that give away what the game's exact knowledge proves
+    /// the position worth, where the search alone might not see it (at least one move stays).
+    fn prune_root(&self, moves: &mut Self::Moves) {
         let _ = moves;
     }
     /// What interior nodes of the search ask, given the legal moves (at least one): proven
@@ -310,7 +318,7 @@ impl<G: SearchGame> Searcher<G> {
         match s.level {
             Level::Random => Some(levels::random(&moves, s.seed, game, report)),
             Level::Greedy => Some(levels::greedy(game.position(), &moves, s.seed, report)),
-            Level::Basic | Level::Divine => Some(levels::yardstick(
+            Level::Basic | Level::Medium | Level::Divine => Some(levels::yardstick(
                 game,
                 s.level,
                 limits.depth.or(s.level_depth),

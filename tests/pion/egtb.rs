@@ -26,6 +26,8 @@ fn build(dir: &Path, max_seeds: u32) -> String {
             "build",
             "--max-seeds",
             &max_seeds.to_string(),
+            "--variant",
+            "standard",
             "--dir",
         ])
         .arg(dir)
@@ -56,6 +58,8 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// Sends the lines to pion and returns its replies after the `pion` handshake.
 fn session(lines: &[String]) -> Vec<String> {
     let mut child = Command::new(PION)
+        // No default databases and no hint: these tests choose their databases.
+        .env("PION_EGTB", "")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -90,14 +94,22 @@ fn a_resumed_or_interrupted_build_writes_the_same_files() {
     // Interrupted: killed while it works on a layer, then run again.
     let cut = scratch("cut");
     let mut child = Command::new(PION)
-        .args(["egtb", "build", "--max-seeds", "6", "--dir"])
+        .args([
+            "egtb",
+            "build",
+            "--max-seeds",
+            "6",
+            "--variant",
+            "standard",
+            "--dir",
+        ])
         .arg(&cut)
         .stdout(Stdio::piped())
         .spawn()
         .expect("pion runs");
     let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
     while let Some(Ok(line)) = lines.next() {
-        if line.starts_with("layer 4:") {
+        if line.starts_with("standard layer 4:") {
             break;
         }
     }
@@ -219,5 +231,273 @@ fn missing_truncated_or_foreign_files_are_refused_in_one_line_and_play_goes_on()
         assert!(!info.contains("tbhits"), "{info}");
         let _ = fs::remove_dir_all(dir);
     }
+    let _ = fs::remove_dir_all(dir);
+}
+
+/// Runs pion with `args` (and `PION_EGTB` set to `home`), failing the test instead of waiting
+/// forever if it hangs.
+fn run_bounded(args: &[&str], home: &Path) -> std::process::Output {
+    let mut child = Command::new(PION)
+        .args(args)
+        .env("PION_EGTB", home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pion runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().expect("a status").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("pion {args:?} hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("pion's output")
+}
+
+/// A session on a pipe with a deadline on every reply (a hang fails the test).
+fn bounded_session(home: &Path) -> crate::common::Pion {
+    crate::common::Pion::start_with_env(&[("PION_EGTB", home.as_os_str())])
+}
+
+#[test]
+fn a_huge_sparse_file_named_like_a_layer_is_refused_by_its_length_before_it_is_read() {
+    let dir = scratch("sparse");
+    build(&dir, 3);
+    // A sound header followed by 2 GiB of holes: reading it whole would take seconds and
+    // gigabytes before any check.
+    let layer = dir.join("awale-standard-02.egtb");
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&layer)
+        .expect("the layer")
+        .set_len(2 << 30)
+        .expect("a sparse file");
+    let mut pion = bounded_session(&dir);
+    pion.send(&format!("setoption name EgtbPath value {}", dir.display()));
+    pion.send("isready");
+    let replies = pion.recv_until("readyok");
+    let errors: Vec<_> = replies.iter().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{replies:?}");
+    assert!(
+        errors[0].contains("2147483648 bytes, expected 110"),
+        "{}",
+        errors[0]
+    );
+    let out = run_bounded(&["egtb", "verify", "--variant", "standard"], &dir);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("truncated or padded"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_fifo_named_like_a_layer_never_hangs_setoption_verify_or_status() {
+    let dir = scratch("fifo");
+    build(&dir, 3);
+    let layer = dir.join("awale-standard-01.egtb");
+    fs::remove_file(&layer).expect("removed");
+    let status = Command::new("mkfifo").arg(&layer).status().expect("mkfifo");
+    assert!(status.success());
+    let mut pion = bounded_session(&dir);
+    pion.send(&format!("setoption name EgtbPath value {}", dir.display()));
+    pion.send("isready");
+    let replies = pion.recv_until("readyok");
+    let errors: Vec<_> = replies.iter().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{replies:?}");
+    assert!(errors[0].contains("not a regular file"), "{}", errors[0]);
+    // The default directory is opened by the first Awale search: it must not hang either.
+    let mut pion = bounded_session(&dir);
+    pion.send("newgame awale");
+    pion.send("position 0,1,0,0,0,0/1,0,0,0,0,0/23,23 1");
+    pion.send("go depth 2");
+    let replies = pion.recv_until("bestmove");
+    assert!(
+        replies.iter().any(|l| l.contains("not a regular file")),
+        "{replies:?}"
+    );
+    for args in [
+        &["egtb", "verify", "--variant", "standard"][..],
+        &["egtb", "status"][..],
+    ] {
+        let out = run_bounded(args, &dir);
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("not a regular file"), "{args:?}: {text}");
+    }
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_missing_middle_layer_is_reported_by_setoption_verify_and_status() {
+    let dir = scratch("gap");
+    build(&dir, 6);
+    fs::remove_file(dir.join("awale-standard-04.egtb")).expect("removed");
+    let replies = session(&[
+        format!("setoption name EgtbPath value {}", dir.display()),
+        "newgame awale".into(),
+        "position 0,1,0,0,0,0/1,0,0,0,0,0/23,23 1".into(),
+        "go depth 2".into(),
+    ]);
+    let errors: Vec<_> = replies.iter().filter(|l| l.starts_with("error")).collect();
+    assert_eq!(errors.len(), 1, "{replies:?}");
+    assert!(
+        errors[0].contains("awale-standard-04.egtb") && errors[0].contains("incomplete"),
+        "{}",
+        errors[0]
+    );
+    let verify = run_bounded(&["egtb", "verify", "--variant", "standard"], &dir);
+    assert!(!verify.status.success(), "verify must not say 0 wrong");
+    assert!(String::from_utf8_lossy(&verify.stderr).contains("incomplete"));
+    let status = run_bounded(&["egtb", "status"], &dir);
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(
+        text.contains("standard: up to 3 seeds") && text.contains("incomplete"),
+        "{text}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn build_figures_are_labelled_and_small_layers_show_no_zero_rate() {
+    let dir = scratch("figures");
+    let out = build(&dir, 7);
+    assert!(!out.contains("0.00 M boards/s"), "{out}");
+    assert!(
+        out.contains("of memory at the peak") && out.contains("of disk"),
+        "{out}"
+    );
+    let help = run_bounded(&["egtb", "build", "--help"], &dir);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(
+        help.contains("of disk") && help.contains("of memory"),
+        "{help}"
+    );
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn the_default_directory_is_built_found_when_needed_and_hinted_once_when_empty() {
+    let home = scratch("home");
+    let mut pion = bounded_session(&home);
+    pion.send("pion");
+    let first = pion.recv_until("pionok");
+    pion.send("ugi");
+    pion.send("isready");
+    let mut rest = pion.recv_until("readyok");
+    rest.extend(first);
+    let hints: Vec<_> = rest
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(hints.len(), 1, "one hint for two handshakes: {rest:?}");
+    assert!(
+        hints[0].contains(&home.display().to_string()) && hints[0].contains("pion egtb build"),
+        "{}",
+        hints[0]
+    );
+
+    let out = run_bounded(
+        &[
+            "egtb",
+            "build",
+            "--max-seeds",
+            "6",
+            "--variant",
+            "grandslam-nocapture",
+        ],
+        &home,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let status = run_bounded(&["egtb", "status"], &home);
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(text.contains(&home.display().to_string()), "{text}");
+    assert!(
+        text.contains("grandslam-nocapture: up to 6 seeds"),
+        "{text}"
+    );
+    assert!(text.contains("standard: not installed"), "{text}");
+
+    let position = "position 0,0,0,0,0,4/1,1,0,0,0,0/21,21 1";
+    let mut pion = bounded_session(&home);
+    pion.send("pion");
+    let handshake = pion.recv_until("pionok");
+    assert!(
+        !handshake.iter().any(|l| l.starts_with("info string")),
+        "{handshake:?}"
+    );
+    // Whether the search's last info line counts a probe that gave a value.
+    let tbhits = |pion: &mut crate::common::Pion, setup: &[&str]| {
+        for line in setup {
+            pion.send(line);
+        }
+        pion.send(position);
+        pion.send("go depth 1");
+        let replies = pion.recv_until("bestmove");
+        let info = replies
+            .iter()
+            .rfind(|l| l.starts_with("info depth"))
+            .cloned();
+        info.and_then(|i| {
+            let words: Vec<&str> = i.split_whitespace().collect();
+            let at = words.iter().position(|&w| w == "tbhits")?;
+            words[at + 1].parse::<u64>().ok()
+        })
+        .is_some_and(|hits| hits > 0)
+    };
+    let nocapture = "setoption name Variant value grandslam-nocapture";
+    assert!(
+        tbhits(&mut pion, &["newgame awale", nocapture]),
+        "found when needed"
+    );
+    assert!(
+        !tbhits(&mut pion, &["setoption name EgtbPath value off"]),
+        "off"
+    );
+    assert!(
+        tbhits(&mut pion, &["setoption name EgtbPath value <empty>"]),
+        "default again"
+    );
+    assert!(
+        !tbhits(&mut pion, &["setoption name Variant value standard"]),
+        "no standard databases"
+    );
+    let _ = fs::remove_dir_all(home);
+}
+
+#[test]
+fn a_build_whose_reader_left_finishes_without_a_panic() {
+    let dir = scratch("closed");
+    // A pipe whose reader is gone before pion writes anything (as `| head -0`): every write to
+    // stdout fails.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(PION)
+        .args([
+            "egtb",
+            "build",
+            "--max-seeds",
+            "6",
+            "--variant",
+            "standard",
+            "--dir",
+        ])
+        .arg(&dir)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("pion runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains("panicked"), "{err}");
+    assert_eq!(files(&dir).len(), 7, "the build went on");
     let _ = fs::remove_dir_all(dir);
 }

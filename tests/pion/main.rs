@@ -10,6 +10,7 @@ mod bot_guide;
 mod cli;
 mod docs_commands;
 mod egtb;
+mod egtb_cycles;
 mod fuzz;
 mod inf8215;
 mod ogn_load;

@@ -22,7 +22,15 @@ fn egtb() -> &'static PathBuf {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("review-egtb");
         let _ = fs::remove_dir_all(&dir);
         let out = Command::new(PION)
-            .args(["egtb", "build", "--max-seeds", "10", "--dir"])
+            .args([
+                "egtb",
+                "build",
+                "--max-seeds",
+                "10",
+                "--variant",
+                "standard",
+            ])
+            .arg("--dir")
             .arg(&dir)
             .output()
             .expect("pion runs");
@@ -72,40 +80,48 @@ fn exact_values_mark_the_results_thrown_away() {
     assert_eq!(games.len(), 2);
     assert_eq!(games[0]["moves"].as_array().unwrap().len(), 171);
     assert_eq!(games[1]["moves"].as_array().unwrap().len(), 52);
-    // Every position holds 10 seeds or fewer: every value is proven.
-    for game in games {
-        for m in game["moves"].as_array().unwrap() {
-            for side in ["before", "after"] {
-                let v = m[side].as_str().unwrap();
-                assert!(!v.starts_with("cp"), "{v} at ply {}", m["ply"]);
-            }
-        }
-    }
+    // Every position holds 10 seeds or fewer: every value is proven, but on the boards whose
+    // database value is a repetition scored on themselves (cycle marks, docs/egtb.md), which
+    // the engine searches and estimates.
+    let estimates: Vec<usize> = games
+        .iter()
+        .map(|game| {
+            let moves = game["moves"].as_array().unwrap();
+            moves
+                .iter()
+                .flat_map(|m| ["before", "after"].map(|side| m[side].as_str().unwrap()))
+                .filter(|v| v.starts_with("cp"))
+                .count()
+        })
+        .collect();
+    assert_eq!(estimates, [53, 1]);
     // Game 1: the random engine's first move turns its win into a loss by 8.
     let first = &games[1]["first_losing"];
     assert_eq!(first["ply"], 1);
     assert_eq!(first["mover"], "random");
     assert_eq!(first["move"], "C");
-    assert_eq!(first["before"], "win 2");
+    assert_eq!(first["before"], "cp 400");
     assert_eq!(first["after"], "loss 8");
-    assert_eq!(games[1]["moves"][0]["class_change"], "win->loss");
+    assert_eq!(games[1]["moves"][0]["class_change"], "win?->loss");
     assert_eq!(
         games[1]["moves"][0]["position"],
         "1,0,2,0,1,1/0,1,1,2,0,1/20,18 1"
     );
     assert_eq!(games[1]["moves"][0]["took"], 0);
     assert_eq!(games[1]["moves"][1]["took"], 2);
-    // Game 0: pion at depth 2 gives away two wins and a draw; the random engine loses for good
+    // Game 0: pion at depth 2 gives away a win, a likely win and a draw; the random engine loses for good
     // with its move c at ply 136.
     let first = &games[0]["first_losing"];
     assert_eq!(first["ply"], 136);
     assert_eq!(first["move"], "c");
     assert_eq!(first["already_lost"], false);
     let engines = &json["summary"]["engines"];
-    assert_eq!(engines["pion"]["class_changes"]["win->draw"], 2);
+    assert_eq!(engines["pion"]["class_changes"]["win->even"], 1);
+    assert_eq!(engines["pion"]["class_changes"]["win?->draw"], 1);
     assert_eq!(engines["pion"]["class_changes"]["draw->loss"], 1);
     assert_eq!(engines["pion"]["games_lost"], 0);
-    assert_eq!(engines["random"]["class_changes"]["win->loss"], 2);
+    assert_eq!(engines["random"]["class_changes"]["win->loss"], 1);
+    assert_eq!(engines["random"]["class_changes"]["win?->loss"], 1);
     assert_eq!(engines["random"]["games_lost"], 2);
     assert_eq!(json["summary"]["games_reaching_seeds"], 2);
 }
@@ -138,7 +154,7 @@ fn text_output_names_each_games_first_losing_move() {
         .lines()
         .find(|l| l.split_whitespace().next() == Some("71"))
         .expect("ply 71 listed");
-    assert!(row.contains("pion") && row.ends_with("win->draw"), "{row}");
+    assert!(row.contains("pion") && row.ends_with("win?->draw"), "{row}");
     assert!(
         !text
             .lines()

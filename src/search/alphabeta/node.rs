@@ -46,6 +46,9 @@ impl<G: Evaluate> Search<'_, G> {
             return value::game_over(pos);
         }
         let bounds = pos.settle(&mut moves);
+        if ply == 0 {
+            pos.prune_root(&mut moves);
+        }
         // Not at the root: the root must still search its moves to know which one keeps the
         // value (the children are then scored exactly at once). Proven bounds that settle the
         // window end the node too, as a proven bound on its value.

@@ -21,7 +21,15 @@ pub struct Pion {
 impl Pion {
     /// Starts `pion` with no arguments (the protocol loop).
     pub fn start() -> Pion {
+        // No default endgame databases, so no one-time hint after the handshake: the replies
+        // are the same on every machine.
+        Pion::start_with_env(&[("PION_EGTB", std::ffi::OsStr::new(""))])
+    }
+
+    /// Starts `pion` with these environment variables set.
+    pub fn start_with_env(vars: &[(&str, &std::ffi::OsStr)]) -> Pion {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
