@@ -148,10 +148,26 @@ struct Session {
 }
 
 /// The sentence for an engine that exited with `status` (none: the system gave no status).
+/// A kill the page asked for is never reported: its slot is gone before the exit comes.
 fn exit_sentence(status: Option<std::process::ExitStatus>) -> String {
-    match status.and_then(|s| s.code()) {
-        Some(code) => format!("exited with status {code}"),
-        None => "was killed by a signal".to_string(),
+    use std::os::unix::process::ExitStatusExt;
+    let Some(status) = status else {
+        return "ended (the system gave no exit status)".to_string();
+    };
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exited with status {code}"),
+        (None, Some(signal)) => {
+            let name = match signal {
+                libc::SIGKILL => " (SIGKILL)",
+                libc::SIGTERM => " (SIGTERM)",
+                libc::SIGSEGV => " (SIGSEGV: a crash)",
+                libc::SIGABRT => " (SIGABRT: a crash)",
+                libc::SIGINT => " (SIGINT)",
+                _ => "",
+            };
+            format!("was killed by signal {signal}{name}")
+        }
+        (None, None) => "ended without an exit status".to_string(),
     }
 }
 
@@ -438,5 +454,28 @@ impl Session {
             },
         )
         .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::exit_sentence;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::ExitStatus;
+
+    #[test]
+    fn an_exit_is_said_with_its_status_or_its_signal() {
+        assert_eq!(
+            exit_sentence(Some(ExitStatus::from_raw(3 << 8))),
+            "exited with status 3"
+        );
+        assert_eq!(
+            exit_sentence(Some(ExitStatus::from_raw(libc::SIGSEGV))),
+            format!("was killed by signal {} (SIGSEGV: a crash)", libc::SIGSEGV)
+        );
+        assert_eq!(
+            exit_sentence(None),
+            "ended (the system gave no exit status)"
+        );
     }
 }
