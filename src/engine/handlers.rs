@@ -525,7 +525,11 @@ fn answer_query<G: SearchGame>(table: &Table<G>, query: Query, out: &Output) -> 
             Some(Some(Player::Two)) => "p2win",
             Some(None) => "draw",
         },
+        Query::Variants => {
+            out.send(&Reply::Response(G::variant_names().join(" ")));
+            return Ok(());
+        }
     };
-    out.send(&Reply::Response(answer));
+    out.send(&Reply::Response(answer.to_string()));
     Ok(())
 }

@@ -474,3 +474,22 @@ fn lines_cut_by_the_table_are_completed_from_it() {
         assert!(field("seldepth") >= field("depth"), "{line}");
     }
 }
+
+#[test]
+fn query_variants_lists_the_current_games_variants_only() {
+    let mut pion = Pion::start();
+    pion.send("newgame awale");
+    assert_eq!(
+        pion.ask("query variants"),
+        "response standard grandslam-nocapture grandslam-capture"
+    );
+    // A variant of the other game is kept for it, and still not listed for this one.
+    pion.send("setoption name Variant value tiebreak5");
+    let awale = pion.ask("query variants");
+    assert!(!awale.contains("tiebreak5"), "{awale}");
+    pion.send("newgame avalam");
+    let avalam = pion.ask("query variants");
+    assert!(avalam.starts_with("response standard "), "{avalam}");
+    assert!(avalam.contains(" tiebreak5"), "{avalam}");
+    assert!(!avalam.contains("grandslam"), "{avalam}");
+}

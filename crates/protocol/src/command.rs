@@ -142,6 +142,7 @@ queries! {
     P1Turn "p1turn" "`query p1turn`: is it player one's turn?",
     GameOver "gameover" "`query gameover`: is the game over?",
     Result "result" "`query result`: `p1win`, `p2win`, `draw` or `none`.",
+    Variants "variants" "`query variants`: the variants of the current game (pion's extension).",
 }
 
 /// One line of input, parsed.
@@ -191,7 +192,7 @@ pub enum Command {
     Perft(u32),
     /// `bench [depth]`.
     Bench(Option<u32>),
-    /// `query p1turn|gameover|result`.
+    /// `query p1turn|gameover|result|variants`.
     Query(Query),
     /// `help [command]`: the list of commands, or one command's grammar and an example.
     Help(Option<String>),
@@ -310,7 +311,7 @@ mod tests {
             assert_eq!(parse_command(&command.to_string()), Ok(command));
             assert!(QUERY_USAGE.contains(query.word()));
         }
-        assert_eq!(QUERY_USAGE, "query p1turn|gameover|result");
+        assert_eq!(QUERY_USAGE, "query p1turn|gameover|result|variants");
         assert!(parse_command("query p2turn").is_err());
     }
 }

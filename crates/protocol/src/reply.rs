@@ -82,7 +82,7 @@ pub enum Reply {
     /// `bench ...` lines (already formatted by the bench report).
     Bench(String),
     /// `response <value>` to a UGI query.
-    Response(&'static str),
+    Response(String),
     /// The `help` lines for the list of commands, or for one command, then `helpok`.
     Help(Option<String>),
     /// `error <message>`.

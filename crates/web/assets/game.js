@@ -79,15 +79,17 @@ export class Rules {
     if (errors.length) throw new Error(errors[0].replace(/^error /, ""));
   }
 
-  /** The variants of each game the engine plays, found by asking it (a variant of another game is an error). */
+  /**
+   * The variants of each game the engine plays, by `query variants` (pion keeps a variant of
+   * the other game for later rather than refusing it, so trying each one would list them all).
+   * An engine that does not know the query gets the `Variant` option's list for every game.
+   */
   async variants(games, all) {
     const found = {};
     for (const game of games) {
-      found[game] = [];
-      for (const v of all) {
-        const errors = await this.engine.sync([`newgame ${game}`, `setoption name Variant value ${v}`]);
-        if (!errors.length) found[game].push(v);
-      }
+      const got = await this.engine.request([`newgame ${game}`, "query variants"], (l) => /^(response|error) /.test(l));
+      const last = got[got.length - 1];
+      found[game] = last.startsWith("response ") ? last.split(" ").slice(1).filter((v) => all.includes(v)) : [...all];
     }
     return found;
   }

@@ -91,6 +91,32 @@ async fn check_end(b: &Browser, game: &str) {
 }
 
 #[tokio::test]
+async fn each_game_lists_its_own_variants() {
+    let test = start(&[pion()], &[]).await;
+    let b = &test.b;
+    let options = |game: &str| {
+        format!(
+            "const g = document.getElementById('game'); g.value = '{game}'; \
+             g.dispatchEvent(new Event('change')); \
+             return [...document.getElementById('variant').options].map((o) => o.value).join(' ');"
+        )
+    };
+    let avalam = b.js(&options("avalam")).await;
+    let avalam = avalam.as_str().unwrap_or_default().to_string();
+    assert!(
+        avalam.contains("tiebreak5") && !avalam.contains("grandslam"),
+        "{avalam}"
+    );
+    let awale = b.js(&options("awale")).await;
+    let awale = awale.as_str().unwrap_or_default().to_string();
+    assert!(
+        awale.contains("grandslam-capture") && !awale.contains("tiebreak5"),
+        "{awale}"
+    );
+    test.b.close().await;
+}
+
+#[tokio::test]
 async fn a_whole_avalam_game_is_played_by_clicking() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
