@@ -9,12 +9,14 @@
 
 #![warn(missing_docs)]
 
+mod clock;
 mod lines;
 mod process;
 mod registry;
 mod tests;
 mod threads;
 
+pub use clock::utc_timestamp;
 pub use lines::{STDERR_TAIL, read_capped_line};
 pub use process::{Event, Launch, Line, Output, Process, ReadError, SendError, SpawnError};
 pub use registry::{kill_all, live_count};

@@ -317,7 +317,9 @@ impl Process {
         thread("stdin")
             .spawn(move || write_lines(pipe, queue, stop, stalled, sink))
             .map_err(|e| SpawnError::Thread(launch.name.to_string(), e))?;
-        process.note(&format!("started pid {pid}: {shown}"));
+        // Runs append to one log: each start says when, by the wall clock, as a separator.
+        let now = crate::utc_timestamp(std::time::SystemTime::now());
+        process.note(&format!("started pid {pid} at {now}: {shown}"));
         Ok(process)
     }
 

@@ -191,8 +191,17 @@ fn the_log_has_the_traffic_stderr_and_only_the_last_held_line() {
         .lines()
         .map(|l| l.split_once(' ').expect("a stamp first").1)
         .collect();
-    let started = format!("# started pid {pid}: sh -c ");
+    // The start line gives the wall clock, so that runs appended to one log are told apart.
+    let started = format!("# started pid {pid} at ");
     assert!(entries[0].starts_with(&started), "{log}");
+    let (at, command) = entries[0][started.len()..]
+        .split_once(": ")
+        .expect("a time, then the command");
+    assert!(
+        at.len() == 20 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
+        "{at}"
+    );
+    assert!(command.starts_with("sh -c "), "{log}");
     for entry in ["> go", "< report 2", "< done go", "! oops"] {
         assert!(entries.contains(&entry), "{entry} missing from {log}");
     }
