@@ -4,7 +4,7 @@
 
 import { parsePosition, moveParts, cellName } from "./game.js";
 import { initViewer } from "./viewer.js";
-import { $, message, clearMessages, optionControl } from "./ui.js";
+import { $, message, note, clearMessages, optionControl } from "./ui.js";
 import { state, turnAt, isEngine, keyAt, gameOver } from "./state.js";
 import { render, renderThinking, renderClocks, drawPosition, drawLine, humanToMove } from "./panel.js";
 import { Clock, parseTc } from "./clock.js";
@@ -65,6 +65,7 @@ for (const id of ["rules", "p1", "p2", "an"]) {
   engine.onFailure = onFailure;
   engine.onStray = (e, line) => {
     if (line.startsWith("error")) message(`${e.name}: ${line}`);
+    if (line.startsWith("info string ")) note(`${e.name}: ${line.slice(12)}`);
   };
 }
 

@@ -235,7 +235,8 @@ export class Engine {
       });
       return;
     }
-    if (line.startsWith("info")) return;
+    // An `info string` outside a search is a note for people (pion's hint about its databases).
+    if (line.startsWith("info") && !line.startsWith("info string ")) return;
     if (this.onStray) this.onStray(this, line);
   }
 

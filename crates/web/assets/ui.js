@@ -30,6 +30,16 @@ export function message(text, stderr = [], action = null, onAction = null, where
   }
   $(where).appendChild(box);
   while ($(where).children.length > 4) $(where).firstChild.remove();
+  return box;
+}
+
+const notesShown = new Set();
+
+/** A note from an engine (an `info string` outside a search), shown once per page. */
+export function note(text) {
+  if (notesShown.has(text)) return;
+  notesShown.add(text);
+  message(text, [], null, null, "notes").classList.add("note");
 }
 
 export function clearMessages(where = "messages") {

@@ -91,6 +91,24 @@ async fn check_end(b: &Browser, game: &str) {
 }
 
 #[tokio::test]
+async fn the_databases_note_is_shown_once() {
+    let test = start(&[pion()], &[]).await;
+    let b = &test.b;
+    let notes = "return [...document.querySelectorAll('#notes .message.note')].map((n) => n.textContent)";
+    b.wait(
+        "pion's note on its databases",
+        &format!("{notes}.some((t) => t.includes('no Awale endgame databases'))"),
+        Duration::from_secs(10),
+    )
+    .await;
+    // Every engine of the page says it; the page says it once.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let shown = b.js(notes).await;
+    assert_eq!(shown.as_array().map(Vec::len), Some(1), "{shown}");
+    test.b.close().await;
+}
+
+#[tokio::test]
 async fn each_game_lists_its_own_variants() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;

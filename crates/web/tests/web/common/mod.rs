@@ -75,8 +75,14 @@ impl Server {
         for words in engines {
             command.arg("--engine").args(words);
         }
+        // The engines look for databases in an empty folder, whatever this machine installed:
+        // the page shows pion's one note about them, the same on every machine.
+        let no_databases =
+            std::env::temp_dir().join(format!("pion-web-no-egtb-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&no_databases);
         command
             .args(extra)
+            .env("PION_EGTB", &no_databases)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         let mut child = command.spawn().expect("pion-web starts");
