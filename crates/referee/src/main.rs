@@ -6,17 +6,19 @@ use std::time::Duration;
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use pion_referee::adjudicate::{Adjudication, DrawRule, ResignRule};
 use pion_referee::config::{
     EngineSpec, MatchConfig, MaxPliesRule, OpeningSource, Shard, SprtSpec, TimeControl,
     TournamentSpec,
 };
-use pion_referee::handshake::{Proto, ProtoChoice};
-use pion_referee::ratings::Zero;
+use pion_referee::engine::handshake::{Proto, ProtoChoice};
+use pion_referee::engine::seat::uci_plays;
+use pion_referee::engine::signal;
+use pion_referee::record::export_file;
+use pion_referee::report::ratings::Zero;
 use pion_referee::report::{self, Report};
-use pion_referee::schedule::{self, Format};
-use pion_referee::seat::uci_plays;
-use pion_referee::{export_file, signal, tournament};
+use pion_referee::run::adjudicate::{Adjudication, DrawRule, ResignRule};
+use pion_referee::run::schedule::{self, Format};
+use pion_referee::run::tournament;
 use pion_rules::game::Game;
 use pion_rules::{GameKind, with_game};
 

@@ -18,20 +18,20 @@ use anyhow::{Context, Result, anyhow, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
-use super::config::{EngineSpec, MatchConfig};
-use super::engine::{EngineError, log_path};
-use super::export::utc_timestamp;
-use super::game::{self, GameOutcome, GameSettings};
-use super::openings::{Opening, Openings, STREAM_GAME, derive_seed};
-use super::pool::Pool;
-use super::record::{GameRecord, Reason, RecordWriter, read_records_file, result_string};
-use super::report::{Report, check_resumed, conditions_for, tournament_report};
-use super::results::from_records;
-use super::schedule;
-use super::seat::StartSettings;
-use super::signal;
-use super::stats::SprtDecision;
-use super::summary;
+use crate::config::{EngineSpec, MatchConfig};
+use crate::engine::pool::Pool;
+use crate::engine::seat::StartSettings;
+use crate::engine::signal;
+use crate::engine::{EngineError, log_path};
+use crate::record::export::utc_timestamp;
+use crate::record::{GameRecord, Reason, RecordWriter, read_records_file, result_string};
+use crate::report::results::from_records;
+use crate::report::stats::SprtDecision;
+use crate::report::summary;
+use crate::report::{Report, check_resumed, conditions_for, tournament_report};
+use crate::run::game::{self, GameOutcome, GameSettings};
+use crate::run::openings::{Opening, Openings, STREAM_GAME, derive_seed};
+use crate::run::schedule;
 use pion_rules::game::Game;
 
 /// How a run ended.
@@ -112,7 +112,7 @@ fn resume_records<G: Game>(
         eprintln!("referee: {warning}: it is cut off");
     }
     let records = read.records;
-    super::record::check_consistent(&records)?;
+    crate::record::check_consistent(&records)?;
     let conditions = conditions_for(config, &records);
     check_resumed(config, &conditions, G::NAME, path, &records)?;
     for record in &records {

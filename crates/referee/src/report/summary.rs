@@ -10,9 +10,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::config::SprtSpec;
-use super::record::{GameRecord, Reason};
-use super::stats::{self, Pentanomial, SprtDecision, Wdl};
+use crate::config::SprtSpec;
+use crate::record::{GameRecord, Reason};
+use crate::report::stats::{self, Pentanomial, SprtDecision, Wdl};
 
 /// The result counts the statistics are computed from, from the first engine's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -470,7 +470,7 @@ mod tests {
             records.push(record(2 * pair + 1, "1-0", n, None));
         }
         let s = summarize(&names, &records, None);
-        let expected = crate::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
+        let expected = crate::report::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
         let [lower, upper] = s.elo_interval.unwrap();
         assert_eq!((lower, upper), (expected.lower, expected.upper));
         let elo = s.elo.unwrap();

@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use super::record::GameRecord;
-use super::stats::GameResult;
+use crate::record::GameRecord;
+use crate::report::stats::GameResult;
 
 /// Wins and draws of every engine against every other, engines in `--engine` order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
