@@ -7,6 +7,7 @@ pub mod ratings;
 pub mod results;
 pub mod stats;
 pub mod summary;
+pub mod tally;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -8,9 +8,9 @@ use std::time::Duration;
 use anyhow::Result;
 use indicatif::ProgressBar;
 
-use super::progress::progress_message;
+use super::progress::Progress;
 use super::slots::{Message, Shared};
-use super::{RunEnd, final_report, sprt_state};
+use super::{RunEnd, final_report};
 use crate::config::MatchConfig;
 use crate::engine::signal;
 use crate::record::{GameRecord, RecordWriter};
@@ -24,6 +24,8 @@ pub(super) struct Collector<'a> {
     pub(super) records: &'a mut Vec<GameRecord>,
     pub(super) writer: Option<&'a mut RecordWriter>,
     pub(super) bar: ProgressBar,
+    /// The numbers of the progress line, over `records`.
+    pub(super) progress: Progress,
     pub(super) total: u64,
     pub(super) end: RunEnd,
     /// Games that ended after the SPRT decided, and are not recorded.
@@ -34,8 +36,7 @@ impl Collector<'_> {
     /// Takes the slots' messages until every slot has ended; an error if a record could not
     /// be written.
     pub(super) fn collect(&mut self, rx: &Receiver<Message>, shared: &Shared) -> Result<()> {
-        self.bar
-            .set_message(progress_message(self.config, self.records));
+        self.bar.set_message(self.progress.message());
         loop {
             match rx.recv_timeout(Duration::from_millis(50)) {
                 // The SPRT has decided: games that end after the decision are not part of the
@@ -61,9 +62,10 @@ impl Collector<'_> {
         if let Some(writer) = self.writer.as_mut() {
             writer.append(&record)?;
         }
+        self.progress.add(&record);
         self.records.push(record);
         self.bar.inc(1);
-        let message = progress_message(self.config, self.records);
+        let message = self.progress.message();
         let done = self.records.len() as u64;
         let total = self.total;
         let milestone = done.is_multiple_of((total / 20).max(1)) || done == total;
@@ -82,7 +84,8 @@ impl Collector<'_> {
 
     /// After a pair: prints the SPRT's state, and stops the run if it has decided.
     fn pair_done(&mut self, shared: &Shared) {
-        if let Some(state) = sprt_state(self.config, self.records) {
+        let sprt = self.config.sprt.as_ref().zip(self.progress.counts());
+        if let Some(state) = sprt.map(|(spec, counts)| summary::sprt(spec, counts)) {
             self.bar
                 .suspend(|| eprintln!("{}", summary::sprt_line(&state)));
             if state.decision != SprtDecision::Continue && !shared.stop.swap(true, Ordering::SeqCst)

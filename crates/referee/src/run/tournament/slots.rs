@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::RunEnd;
 use super::collect::Collector;
 use super::plan::Job;
-use super::progress::progress_bar;
+use super::progress::{Progress, progress_bar};
 use crate::config::MatchConfig;
 use crate::engine::pool::Pool;
 use crate::engine::seat::StartSettings;
@@ -103,6 +103,7 @@ impl<G: Game> Run<'_, G> {
         let mut collector = Collector {
             config,
             bar: progress_bar(total, records.len() as u64),
+            progress: Progress::new(config, records),
             records,
             writer,
             total,
