@@ -11,6 +11,7 @@
 //! (summaries, standings, ratings and statistics built from records), and [`config`], the
 //! settings all of them share.
 
+pub mod cli;
 pub mod config;
 pub mod engine;
 pub mod record;
