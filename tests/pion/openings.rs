@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use std::process::{Command, Output};
 
 use crate::common::Pion;
-use pion_referee::openings::Opening;
+use pion_referee::run::openings::Opening;
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
 use pion_rules::game::Game;

@@ -11,10 +11,10 @@ use pion_protocol::MAX_DEPTH;
 
 use serde_json::{Value, json};
 
-use super::adjudicate::Adjudication;
-use super::handshake::ProtoChoice;
-use super::ratings::Zero;
-use super::schedule::Format;
+use crate::engine::handshake::ProtoChoice;
+use crate::report::ratings::Zero;
+use crate::run::adjudicate::Adjudication;
+use crate::run::schedule::Format;
 
 /// How long an engine may think over one move.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::{ArgAction, CommandFactory, FromArgMatches, Parser};
 use pion_referee::config::EngineSpec;
-use pion_referee::handshake::{Proto, ProtoChoice};
+use pion_referee::engine::handshake::{Proto, ProtoChoice};
 use pion_web::guard::{Guard, is_loopback};
 use pion_web::server::{RULES, Settings, serve};
 

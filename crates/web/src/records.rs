@@ -2,9 +2,9 @@
 //! checked as the referee checks a merge, and summarized by the referee's own statistics (one
 //! source of truth for Elo and its interval).
 
-use pion_referee::ratings::Zero;
 use pion_referee::record::{GameRecord, parse_records};
 pub use pion_referee::record::{MAX_RECORDS_BYTES, records_too_large};
+use pion_referee::report::ratings::Zero;
 use pion_referee::report::{Report, report_of};
 use serde::Serialize;
 

@@ -2,10 +2,10 @@
 //! clear sentence for a file that is not one.
 
 use crate::common::{Server, pion};
-use pion_referee::ratings::Zero;
 use pion_referee::record::{GameRecord, Reason};
+use pion_referee::report::ratings::Zero;
+use pion_referee::report::summary::summarize;
 use pion_referee::report::{Report, report_of};
-use pion_referee::summary::summarize;
 use serde_json::Value;
 
 /// One game of a match between `new` and `old`.

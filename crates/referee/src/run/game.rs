@@ -7,13 +7,13 @@
 
 use std::time::{Duration, Instant, SystemTime};
 
-use super::adjudicate::{Adjudication, Adjudicator, Verdict};
-use super::config::{MaxPliesRule, TimeControl};
-use super::engine::{BestMove, EngineError};
-use super::handshake::{Identity, Proto};
-use super::openings::Opening;
-use super::record::Reason;
-use super::seat::Seat;
+use crate::config::{MaxPliesRule, TimeControl};
+use crate::engine::handshake::{Identity, Proto};
+use crate::engine::seat::Seat;
+use crate::engine::{BestMove, EngineError};
+use crate::record::Reason;
+use crate::run::adjudicate::{Adjudication, Adjudicator, Verdict};
+use crate::run::openings::Opening;
 use pion_protocol::EngineScore;
 use pion_protocol::GoParams;
 use pion_protocol::engine_info::MoveData;

@@ -167,7 +167,7 @@ pub(super) fn sample_moments(counts: &[u64], scores: &[f64]) -> (f64, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{Pentanomial, Wdl, close};
+    use crate::report::stats::{Pentanomial, Wdl, close};
 
     #[test]
     fn erf_matches_known_values() {

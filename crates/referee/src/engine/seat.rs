@@ -6,9 +6,9 @@ use std::time::{Duration, Instant};
 
 use pion_rules::GameKind;
 
-use super::config::EngineSpec;
-use super::engine::{Engine, EngineError};
-use super::handshake::Proto;
+use crate::config::EngineSpec;
+use crate::engine::handshake::Proto;
+use crate::engine::{Engine, EngineError};
 
 /// What every start of an engine needs besides its own spec.
 #[derive(Clone, Debug)]

@@ -169,8 +169,8 @@ fn tilt(phat: &[f64], phi: &[f64], theta: f64) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::close;
-    use crate::stats::counts::PAIR_SCORES;
+    use crate::report::stats::close;
+    use crate::report::stats::counts::PAIR_SCORES;
 
     #[test]
     fn mle_satisfies_its_constraint() {

@@ -3,6 +3,11 @@
 //! the records
 //! need it (a crash, a timeout, a protocol error).
 
+pub mod handshake;
+pub mod pool;
+pub mod seat;
+pub mod signal;
+
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -10,9 +15,9 @@ use pion_protocol::engine_info::MoveData;
 use pion_protocol::{Command, GoParams, Heard, parse_heard, uci_command_text};
 use pion_rules::GameKind;
 
-use super::config::EngineSpec;
-use super::handshake::{AUTO_WAIT, Handshake, Identity, Proto, Step};
-use super::openings::Opening;
+use crate::config::EngineSpec;
+use crate::engine::handshake::{AUTO_WAIT, Handshake, Identity, Proto, Step};
+use crate::run::openings::Opening;
 use pion_process::{Launch, Output, Process, ReadError, SendError};
 
 /// A line longer than this is cut: no reply of the protocol comes near it, and it bounds memory.
@@ -82,7 +87,7 @@ impl Engine {
                 log: Some(log_path),
                 hold: if all_info { None } else { Some(is_info) },
                 max_line: MAX_LINE,
-                interrupt: Some(super::signal::interrupted),
+                interrupt: Some(crate::engine::signal::interrupted),
             },
             Output::Pull,
         )

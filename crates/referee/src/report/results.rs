@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use super::record::GameRecord;
-use super::stats::GameResult;
+use crate::record::GameRecord;
+use crate::report::stats::GameResult;
 
 /// Wins and draws of every engine against every other, engines in `--engine` order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -107,25 +107,35 @@ impl ResultTable {
     }
 }
 
-/// The table of `names` from game records, each naming its players among them.
-pub fn from_records(names: &[String], records: &[GameRecord]) -> Result<ResultTable, String> {
-    let mut table = ResultTable::new(names.to_vec());
-    let index = |name: &str, game: u64| {
-        names
-            .iter()
-            .position(|n| n == name)
-            .ok_or_else(|| format!("game {game} was played by '{name}', who is not in this event"))
-    };
-    for record in records {
-        let first = index(&record.first, record.game)?;
-        let second = index(&record.second, record.game)?;
+impl ResultTable {
+    /// Counts one game record, whose players must be among the table's names.
+    pub fn add_record(&mut self, record: &GameRecord) -> Result<(), String> {
+        let index = |name: &str| {
+            self.names.iter().position(|n| n == name).ok_or_else(|| {
+                format!(
+                    "game {} was played by '{name}', who is not in this event",
+                    record.game
+                )
+            })
+        };
+        let first = index(&record.first)?;
+        let second = index(&record.second)?;
         let result = match record.result.as_str() {
             "1-0" => GameResult::Win,
             "0-1" => GameResult::Loss,
             "1/2-1/2" => GameResult::Draw,
             other => return Err(format!("game {}: unknown result '{other}'", record.game)),
         };
-        table.add(first, second, result);
+        self.add(first, second, result);
+        Ok(())
+    }
+}
+
+/// The table of `names` from game records, each naming its players among them.
+pub fn from_records(names: &[String], records: &[GameRecord]) -> Result<ResultTable, String> {
+    let mut table = ResultTable::new(names.to_vec());
+    for record in records {
+        table.add_record(record)?;
     }
     Ok(table)
 }

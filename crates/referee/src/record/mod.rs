@@ -1,6 +1,10 @@
 //! Game records: one JSON object per line, appended and written through at once, so that an
 //! interrupted match loses at most the games that were still being played.
 
+pub mod conditions;
+pub mod export;
+pub mod export_file;
+
 use std::fs::File;
 use std::io::Write;
 use std::path::Path;
@@ -9,8 +13,8 @@ use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::conditions::first_difference;
-use super::handshake::Identity;
+use crate::engine::handshake::Identity;
+use crate::record::conditions::first_difference;
 use pion_protocol::engine_info::MoveData;
 
 /// Why a game ended.

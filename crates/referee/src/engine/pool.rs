@@ -10,9 +10,9 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use super::config::EngineSpec;
-use super::engine::log_path;
-use super::seat::{Seat, StartSettings};
+use crate::config::EngineSpec;
+use crate::engine::log_path;
+use crate::engine::seat::{Seat, StartSettings};
 
 struct Idle {
     /// Per engine, its idle seats with the tick they were given back at.

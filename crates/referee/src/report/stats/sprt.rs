@@ -162,8 +162,8 @@ impl Sprt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::close;
-    use crate::stats::elo::{NELO_SCALE, sample_moments};
+    use crate::report::stats::close;
+    use crate::report::stats::elo::{NELO_SCALE, sample_moments};
 
     fn sprt(elo0: f64, elo1: f64) -> Sprt {
         Sprt::new(elo0, elo1, 0.05, 0.05).unwrap()

@@ -25,8 +25,8 @@
 
 use serde::Serialize;
 
-use super::results::ResultTable;
-use super::stats::{Z95, normal_cdf};
+use crate::report::results::ResultTable;
+use crate::report::stats::{Z95, normal_cdf};
 
 /// Elo points per unit of the natural log-strength.
 pub const ELO_PER_NAT: f64 = 400.0 / std::f64::consts::LN_10;
@@ -344,7 +344,7 @@ pub fn rate(table: &ResultTable, zero: Zero) -> Result<Ratings, RatingsError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{GameResult, score_to_elo};
+    use crate::report::stats::{GameResult, score_to_elo};
 
     fn table(names: usize, games: &[(usize, usize, u64, u64, u64)]) -> ResultTable {
         let mut t = ResultTable::new((0..names).map(|i| format!("e{i}")).collect());

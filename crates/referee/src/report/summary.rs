@@ -10,9 +10,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::config::SprtSpec;
-use super::record::{GameRecord, Reason};
-use super::stats::{self, Pentanomial, SprtDecision, Wdl};
+use crate::config::SprtSpec;
+use crate::record::{GameRecord, Reason};
+use crate::report::stats::{self, Pentanomial, SprtDecision, Wdl};
 
 /// The result counts the statistics are computed from, from the first engine's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -147,26 +147,51 @@ pub fn forfeits_line(
 
 /// Counts the results of `records` from the side of `engines[0]`.
 pub fn counts(engines: &[String; 2], records: &[GameRecord]) -> Counts {
-    let mut c = Counts::default();
-    let mut pairs: BTreeMap<u64, Vec<u32>> = BTreeMap::new();
+    let mut tally = crate::report::tally::Tally::default();
     for record in records {
-        let halves = record.half_points_of(0);
-        match halves {
-            2 => c.wdl.wins += 1,
-            1 => c.wdl.draws += 1,
-            _ => c.wdl.losses += 1,
-        }
-        pairs.entry(record.pair).or_default().push(halves);
         debug_assert_eq!(&record.engines, engines);
+        tally.add(record);
     }
-    for halves in pairs.values() {
-        if halves.len() == 2 {
-            c.pentanomial[(halves[0] + halves[1]) as usize] += 1;
-        } else {
-            c.unpaired += halves.len() as u64;
-        }
+    *tally.counts()
+}
+
+/// The Elo of a progress line over the counts `c` ([`Summary::progress_elo`]).
+pub fn progress_elo_of(c: &Counts) -> String {
+    let (elo, bound) = elo_or_bound(c);
+    progress_elo(elo, bound, c.wdl.wins > 0)
+}
+
+/// The Elo a summary reports from `c` (none for a clean sweep, which has no finite estimate)
+/// and a clean sweep's one-sided bound.
+fn elo_or_bound(c: &Counts) -> (Option<f64>, Option<f64>) {
+    let games = c.wdl.wins + c.wdl.draws + c.wdl.losses;
+    let estimate = estimate(c);
+    let bound = sweep_bound(c.wdl.wins, c.wdl.draws, c.wdl.losses);
+    let elo = (games > 0 && bound.is_none())
+        .then_some(estimate.elo + 0.0)
+        .and_then(finite);
+    (elo, bound)
+}
+
+/// The Elo estimate from `c`: from pairs once one is complete, else from games.
+fn estimate(c: &Counts) -> stats::EloEstimate {
+    if c.pentanomial.iter().sum::<u64>() > 0 {
+        Pentanomial::new(c.pentanomial).elo()
+    } else {
+        c.wdl.elo()
     }
-    c
+}
+
+/// The Elo of a progress line: the estimate, or a clean sweep's one-sided bound once it says
+/// more than nothing (after one won game the bound is `>= -512`, true and useless: a sweep of
+/// wins needs five games for a bound above 0), or `n/a`.
+fn progress_elo(elo: Option<f64>, bound: Option<f64>, won: bool) -> String {
+    match (elo, bound) {
+        (Some(e), _) => format!("{e:+.0}"),
+        (None, Some(b)) if won && b > 0.0 => format!(">= {b:+.0}"),
+        (None, Some(b)) if !won && b < 0.0 => format!("<= {b:+.0}"),
+        _ => "n/a".into(),
+    }
 }
 
 /// The one-sided 95% Clopper-Pearson bound on Elo when all `n` games were won (or all lost):
@@ -212,12 +237,8 @@ pub fn summarize(
 ) -> Summary {
     let c = counts(engines, records);
     let games = records.len() as u64;
-    let paired = c.pentanomial.iter().sum::<u64>() > 0;
-    let estimate = if paired {
-        Pentanomial::new(c.pentanomial).elo()
-    } else {
-        c.wdl.elo()
-    };
+    let estimate = estimate(&c);
+    let (elo, bound) = elo_or_bound(&c);
     let faults = faults(records);
     let wdl = c.wdl;
     let mut engines_map = BTreeMap::new();
@@ -231,7 +252,6 @@ pub fn summarize(
         },
     );
     let ratio = |x: f64| (games > 0).then(|| x / games as f64);
-    let bound = sweep_bound(wdl.wins, wdl.draws, wdl.losses);
     Summary {
         games,
         elo_for: engines[0].clone(),
@@ -239,9 +259,7 @@ pub fn summarize(
         engines: engines_map,
         score: ratio(wdl.wins as f64 + wdl.draws as f64 / 2.0),
         // A clean sweep has no finite estimate: report its bound instead (`elo_bound`).
-        elo: (games > 0 && bound.is_none())
-            .then_some(estimate.elo + 0.0)
-            .and_then(finite),
+        elo,
         elo_error: (games > 0 && bound.is_none())
             .then_some(estimate.error)
             .and_then(finite)
@@ -269,16 +287,10 @@ fn percent(x: Option<f64>) -> String {
 
 impl Summary {
     /// The Elo of a progress line: the estimate, or a clean sweep's one-sided bound once it says
-    /// more than nothing (after one won game the bound is `>= -512`, true and useless: a sweep
-    /// of wins needs five games for a bound above 0), or `n/a`.
+    /// more than nothing, or `n/a`.
     pub fn progress_elo(&self) -> String {
         let won = self.engines.get(&self.elo_for).is_some_and(|w| w.wins > 0);
-        match (self.elo, self.elo_bound) {
-            (Some(e), _) => format!("{e:+.0}"),
-            (None, Some(b)) if won && b > 0.0 => format!(">= {b:+.0}"),
-            (None, Some(b)) if !won && b < 0.0 => format!("<= {b:+.0}"),
-            _ => "n/a".into(),
-        }
+        progress_elo(self.elo, self.elo_bound, won)
     }
 
     /// The human table printed at the end of a match.
@@ -470,7 +482,7 @@ mod tests {
             records.push(record(2 * pair + 1, "1-0", n, None));
         }
         let s = summarize(&names, &records, None);
-        let expected = crate::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
+        let expected = crate::report::stats::Pentanomial::new([3, 0, 3, 0, 0]).elo();
         let [lower, upper] = s.elo_interval.unwrap();
         assert_eq!((lower, upper), (expected.lower, expected.upper));
         let elo = s.elo.unwrap();

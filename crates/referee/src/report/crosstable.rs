@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 
-use super::ratings::{Ratings, Zero, rate};
-use super::results::ResultTable;
+use crate::report::ratings::{Ratings, Zero, rate};
+use crate::report::results::ResultTable;
 
 /// One engine's line of the standings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -235,7 +235,7 @@ impl Standings {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::GameResult;
+    use crate::report::stats::GameResult;
 
     fn table() -> ResultTable {
         let mut t = ResultTable::new(vec!["weak".into(), "strong".into(), "middle".into()]);

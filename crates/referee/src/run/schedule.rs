@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 
-use super::config::Shard;
+use crate::config::Shard;
 
 /// Who meets whom.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
-use super::config::OpeningSource;
+use crate::config::OpeningSource;
 use pion_protocol::{Command, Start};
 use pion_rules::game::{Game, History};
 

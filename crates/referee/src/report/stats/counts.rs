@@ -200,7 +200,7 @@ fn ratio(part: u64, whole: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::{close, max_elo};
+    use crate::report::stats::{close, max_elo};
 
     #[test]
     fn pentanomial_elo_matches_fastchess_formulas() {

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use anyhow::{Result, bail};
 
-use super::export::{ExportGame, move_note, termination};
-use super::record::{GameRecord, read_one_match};
+use crate::record::export::{ExportGame, move_note, termination};
+use crate::record::{GameRecord, read_one_match};
 use pion_protocol::ogn::{OgnTags, write_ogn};
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;

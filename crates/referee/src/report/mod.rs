@@ -2,6 +2,13 @@
 //! end of a run, `referee merge` and `referee summary`; and the check that records found in an
 //! `--out` file belong to the run that resumes them.
 
+pub mod crosstable;
+pub mod ratings;
+pub mod results;
+pub mod stats;
+pub mod summary;
+pub mod tally;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -9,13 +16,13 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::conditions::first_difference;
-use super::config::{MatchConfig, SprtSpec};
-use super::crosstable::{Standings, standings};
-use super::ratings::Zero;
-use super::record::{GameRecord, check_consistent, read_one_match};
-use super::results::from_records;
-use super::summary::{self, Summary, forfeits_line};
+use crate::config::{MatchConfig, SprtSpec};
+use crate::record::conditions::first_difference;
+use crate::record::{GameRecord, check_consistent, read_one_match};
+use crate::report::crosstable::{Standings, standings};
+use crate::report::ratings::Zero;
+use crate::report::results::from_records;
+use crate::report::summary::{Summary, forfeits_line};
 
 /// A tournament's report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
