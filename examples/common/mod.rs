@@ -76,7 +76,8 @@ pub fn match_pairs<G: SearchGame>(
 /// The Elo difference with its 95% error bar from a (wins, draws, losses) count, as the referee
 /// computes it (trinomial model), or a note when one side won every game and there is none.
 pub fn elo_text(wdl: (u32, u32, u32)) -> String {
-    let estimate = pion_referee::report::stats::Wdl::new(wdl.0.into(), wdl.1.into(), wdl.2.into()).elo();
+    let estimate =
+        pion_referee::report::stats::Wdl::new(wdl.0.into(), wdl.1.into(), wdl.2.into()).elo();
     let games = wdl.0 + wdl.1 + wdl.2;
     if wdl.0 == games || wdl.2 == games {
         "no finite elo (every game went one way)".to_string()

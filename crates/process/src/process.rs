@@ -407,6 +407,11 @@ impl Process {
         ReadError::Exited(self.exit_note())
     }
 
+    /// Whether the process has not been seen to exit (it may still have closed its output).
+    pub fn is_running(&self) -> bool {
+        self.exited_since().is_none()
+    }
+
     /// When the process was seen to have exited, if it has.
     fn exited_since(&self) -> Option<Instant> {
         self.shared.lock().exited_at

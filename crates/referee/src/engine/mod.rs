@@ -137,6 +137,13 @@ impl Engine {
     ) -> Result<(String, Instant), EngineError> {
         self.process.read_line(deadline).map_err(|e| match e {
             ReadError::Timeout => EngineError::Timeout(format!("sent no {waiting_for} in time")),
+            // No exit status within a moment of the end of output: the engine still runs and
+            // only closed its output.
+            ReadError::Exited(note) if note.is_empty() && self.process.is_running() => {
+                EngineError::Crash(format!(
+                    "closed its output while the referee waited for {waiting_for}"
+                ))
+            }
             ReadError::Exited(note) => EngineError::Crash(format!(
                 "exited while the referee waited for {waiting_for}{note}"
             )),

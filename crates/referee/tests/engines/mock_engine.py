@@ -188,6 +188,11 @@ def main():
             gos += 1
             if after("crash-after", done):
                 os._exit(3)
+            if after("close-stdout-after", done):
+                # Alive, but silent for good: its output is closed.
+                sys.stdout.close()
+                os.close(1)
+                hang()
             if after("hang-go-after", done):
                 hang()
             if after("slow-after", done):

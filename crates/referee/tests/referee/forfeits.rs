@@ -64,6 +64,27 @@ fn crash_mid_game_loses_and_the_engine_is_restarted() {
 }
 
 #[test]
+fn an_engine_that_closes_its_output_is_told_apart_from_one_that_exits() {
+    let (recs, _, _) = faulty_match("close-stdout", &["close-stdout-after=2"], &[]);
+    let forfeits: Vec<&Value> = recs.iter().filter(|r| r["loser"] == "bad").collect();
+    assert!(!forfeits.is_empty(), "{recs:?}");
+    for r in forfeits {
+        assert_forfeit(r, "crash", "bad");
+        let detail = r["detail"].as_str().unwrap_or_default();
+        assert!(
+            detail.contains("closed its output while the referee waited"),
+            "{detail}"
+        );
+    }
+    let (recs, _, _) = faulty_match("exits", &["crash-after=2"], &[]);
+    let detail = recs[0]["detail"].as_str().unwrap_or_default().to_string();
+    assert!(
+        detail.contains("exited while the referee waited"),
+        "{detail}"
+    );
+}
+
+#[test]
 fn an_engine_that_exits_while_its_child_holds_its_output_crashes() {
     // The grandchild keeps the pipe open, so no end of output comes: the exit itself must be
     // noticed, not the 60 s hang deadline (which would make this a timeout).

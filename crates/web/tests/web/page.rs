@@ -94,7 +94,8 @@ async fn check_end(b: &Browser, game: &str) {
 async fn the_databases_note_is_shown_once() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
-    let notes = "return [...document.querySelectorAll('#notes .message.note')].map((n) => n.textContent)";
+    let notes =
+        "return [...document.querySelectorAll('#notes .message.note')].map((n) => n.textContent)";
     b.wait(
         "pion's note on its databases",
         &format!("{notes}.some((t) => t.includes('no Awale endgame databases'))"),

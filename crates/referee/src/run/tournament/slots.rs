@@ -19,10 +19,10 @@ use crate::engine::pool::Pool;
 use crate::engine::seat::StartSettings;
 use crate::engine::signal;
 use crate::engine::{EngineError, log_path};
-use crate::record::export::utc_timestamp;
 use crate::record::{GameRecord, Reason, RecordWriter, result_string};
 use crate::run::game::{self, GameOutcome, GameSettings};
 use crate::run::openings::{Opening, Openings, STREAM_GAME, derive_seed};
+use pion_process::utc_timestamp;
 use pion_rules::game::Game;
 
 pub(super) enum Message {
