@@ -9,8 +9,6 @@
 //! `{score/depth nodes time}` as fastchess writes them (the score in points, the time the
 //! referee measured), with what the engine did not report left out.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use pion_protocol::engine_info::MoveData;
 
 /// One game as the exports need it.
@@ -262,7 +260,6 @@ impl ExportGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     fn game() -> ExportGame {
         let mut data = vec![MoveData::default(); 3];
