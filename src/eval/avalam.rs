@@ -65,10 +65,8 @@ pub const FEATURE_NAMES: [&str; FEATURES] = {
 };
 
 /// Weights in centi-points per unit of each feature: the least-squares fit of the final margin
-/// (`cargo run --release --example tune -- avalam 3000 4000 2`: 75 163 positions of 3000 games
-/// played with the previous evaluation, which had one weight per height for calm towers and one
-/// for vulnerable towers; held-out error 0.726 -> 0.699 points). The classes gained +58 and +56
-/// Elo over that evaluation in two 200-game referee matches at 50 000 nodes per move.
+/// of self-play games (`examples/tune.rs`), since hand-set weights cannot balance 64 tower
+/// classes against each other; the command, the fit and the matches are in docs/engine.md.
 pub const WEIGHTS: [i32; FEATURES] = [
     99, //
     63, 54, 72, 67, 59, 46, 64, 62, //
@@ -94,8 +92,8 @@ fn weigh(f: &[i32; FEATURES]) -> i32 {
 
 /// Centi-points per tower five high more than the opponent under `tiebreak5`: such towers
 /// already count as fixed points, and the tie-break adds to them, since it decides the games
-/// that end level on points. Measured at 20 000 nodes a move (docs/students.md): 30 beats no
-/// term by +96 Elo, 10 by +35 and 60 by +70.
+/// that end level on points. The weight is the best of those matched against each other
+/// (docs/students.md).
 const TIEBREAK_WEIGHT: i32 = 30;
 
 /// The `tiebreak5` term of the evaluation for the side to move (0 under other rules).
@@ -226,10 +224,9 @@ impl MoveCodes for Avalam {
 }
 
 impl Profile for Avalam {
-    /// Measured on 625k self-play positions with the tower-class weights: covering one's own
-    /// tower lowers the static value in all but 4 of them (which rose by at most 34), and 99% of
-    /// the moves that cover the opponent raise it by at most 13. The margins were set before the
-    /// tower classes, with the older evaluation, and are safe for this one.
+    /// The margins bound how much one move changes the static value: covering one's own tower
+    /// lowers it, and covering the opponent's raises it by little, so a node whose static value
+    /// is that far outside the window is not searched (the measurements: docs/engine.md).
     const FRONTIER: Option<Frontier> = Some(Frontier {
         reverse: [30, 60],
         noisy: [50, 100],
@@ -237,9 +234,8 @@ impl Profile for Avalam {
     });
 
     /// Every move takes one tower off the board, and games between strong players end with
-    /// about 14 towers left, give or take two (30 self-play games at 20000 nodes per move: with
-    /// `n` towers on the board, `n - 14` plies were left, within one ply for 80% of the
-    /// positions). At least three, so that no move is played as the last before the time
+    /// about 14 towers left, give or take two (measured with `examples/moves_left.rs`:
+    /// docs/engine.md). At least three, so that no move is played as the last before the time
     /// control: the last moves are proven in milliseconds, but a longer game must not find
     /// the clock spent.
     fn moves_to_go(&self) -> u64 {

@@ -25,11 +25,10 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 ];
 
 /// Weights in centi-points per unit of each feature, fitted together with [`PIT_TABLE`] and
-/// [`PAIR_TABLE`] by least squares on the final margin (`cargo run --release --example tune --
-/// awale 8000 4000 33 /work/egtb`: 800 141 positions of 8000 self-play games of the build with
-/// the tapered pit tables and no pair tables, each labelled by the 22-seed databases' exact
-/// margin where the game reached them, each replaced by the quiet position its captures lead
-/// to, as the quiescence search would evaluate it).
+/// [`PAIR_TABLE`] by least squares on the final margin of self-play games (`examples/tune.rs`),
+/// each position labelled by the endgame databases' exact margin where the game reached them
+/// and replaced by the quiet position its captures lead to, as the quiescence search would
+/// evaluate it. The command and the fit: docs/experiments.md, "Awale pair tables".
 pub const WEIGHTS: [i32; FEATURES] = [107, -23, -174, 275, 68, 422, 164, -64, -49];
 
 /// Pit tables tell seed counts apart up to `BUCKETS - 1`; larger counts share the last bucket.
@@ -450,8 +449,8 @@ impl MoveCodes for Awale {
 }
 
 impl Profile for Awale {
-    /// Seeds can circle for a hundred plies and more, so a search "to the end" rarely ends; in
-    /// a match at 50 ms per move solving scored -45 +/- 61 Elo (100 games), so it stays off.
+    /// Seeds can circle for a hundred plies and more, so a search "to the end" rarely ends and
+    /// solving only costs time (docs/experiments.md, "solving the root in Awale").
     const SOLVES_ENDGAMES: bool = false;
     const QUIESCENCE: bool = true;
 }
