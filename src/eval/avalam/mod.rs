@@ -18,9 +18,9 @@ use pion_rules::game::{Game, Player};
 
 mod features;
 
-pub use features::{FEATURE_NAMES, FEATURES, WEIGHTS, features, partner_degrees};
 #[cfg(test)]
 use features::{CLASSES, MINE, REST, THEIRS, class};
+pub use features::{FEATURE_NAMES, FEATURES, WEIGHTS, features, partner_degrees};
 use features::{features_with, weigh};
 
 /// Towers on the board when a game between strong players ends (see `moves_to_go`).
