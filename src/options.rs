@@ -52,7 +52,7 @@ fn variant_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Vec::new();
     for game in GameKind::ALL {
         for name in with_game!(game, G => G::variant_names()) {
-            if !names.contains(name) {
+            if !names.contains(&name) {
                 names.push(name);
             }
         }

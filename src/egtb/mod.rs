@@ -28,12 +28,10 @@ use tables::{Probe, Tables};
 /// The most seeds of a layer the engine looks for.
 pub const MAX_LOADED_SEEDS: usize = 40;
 
-/// The variants, in the order of the installed tables.
-const VARIANTS: [Variant; 3] = [
-    Variant::Standard,
-    Variant::GrandSlamNoCapture,
-    Variant::GrandSlamCapture,
-];
+/// The variants, in the order of the installed tables: the rules' own list.
+const VARIANTS: &[Variant] = <Awale as Game>::VARIANTS;
+/// How many variants have tables.
+const SLOTS: usize = VARIANTS.len();
 
 fn slot(variant: Variant) -> usize {
     VARIANTS
@@ -44,14 +42,10 @@ fn slot(variant: Variant) -> usize {
 
 /// The tables the engine probes, one set a variant, like Syzygy tables one per process: the
 /// search's game trait has no room for them, and they never change during a search.
-static INSTALLED: RwLock<[Option<Arc<Tables>>; 3]> = RwLock::new([None, None, None]);
+static INSTALLED: RwLock<[Option<Arc<Tables>>; SLOTS]> = RwLock::new([const { None }; SLOTS]);
 /// One more than the most seeds each variant's tables hold (0: none), read before the lock so
 /// that positions out of reach cost one load.
-static REACH: [AtomicUsize; 3] = [
-    AtomicUsize::new(0),
-    AtomicUsize::new(0),
-    AtomicUsize::new(0),
-];
+static REACH: [AtomicUsize; SLOTS] = [const { AtomicUsize::new(0) }; SLOTS];
 /// Probes that gave a value, for `info ... tbhits`.
 static HITS: AtomicU64 = AtomicU64::new(0);
 
@@ -65,7 +59,7 @@ enum Source {
 }
 
 /// The source, and which variants' default databases were already looked for.
-static SOURCE: Mutex<(Source, [bool; 3])> = Mutex::new((Source::Default, [false; 3]));
+static SOURCE: Mutex<(Source, [bool; SLOTS])> = Mutex::new((Source::Default, [false; SLOTS]));
 /// Whether the hint on how to install databases was given.
 static HINTED: AtomicBool = AtomicBool::new(false);
 
@@ -85,12 +79,12 @@ fn set_tables(i: usize, tables: Option<Arc<Tables>>) {
 /// variant's tables that were found. Files are mapped, not read: this costs milliseconds
 /// whatever their size.
 pub fn install(dir: Option<&Path>) -> Result<Vec<(Variant, usize)>, FileError> {
-    let mut loaded: [Option<Arc<Tables>>; 3] = [None, None, None];
+    let mut loaded: [Option<Arc<Tables>>; SLOTS] = [const { None }; SLOTS];
     let mut found = Vec::new();
     let result = (|| {
         let Some(dir) = dir else { return Ok(()) };
         let mut missing = None;
-        for variant in VARIANTS {
+        for &variant in VARIANTS {
             match Tables::load(dir, variant, MAX_LOADED_SEEDS, Check::Header) {
                 Ok(tables) => {
                     found.push((variant, tables.max_seeds()));
@@ -106,7 +100,7 @@ pub fn install(dir: Option<&Path>) -> Result<Vec<(Variant, usize)>, FileError> {
         }
     })();
     if result.is_err() {
-        loaded = [None, None, None];
+        loaded = [const { None }; SLOTS];
         found.clear();
     }
     let mut source = SOURCE.lock().unwrap_or_else(|e| e.into_inner());
@@ -116,7 +110,7 @@ pub fn install(dir: Option<&Path>) -> Result<Vec<(Variant, usize)>, FileError> {
         } else {
             Source::Off
         },
-        [true; 3],
+        [true; SLOTS],
     );
     for (i, tables) in loaded.into_iter().enumerate() {
         set_tables(i, tables);
@@ -153,7 +147,7 @@ pub fn choose(choice: &Choice) -> Result<(), FileError> {
             for i in 0..VARIANTS.len() {
                 set_tables(i, None);
             }
-            *SOURCE.lock().unwrap_or_else(|e| e.into_inner()) = (Source::Default, [false; 3]);
+            *SOURCE.lock().unwrap_or_else(|e| e.into_inner()) = (Source::Default, [false; SLOTS]);
             Ok(())
         }
         Choice::Off => install(None).map(|_| ()),

@@ -3,11 +3,7 @@ use super::reference::{Exhaustive, thresholds};
 use super::solve::{Quiet, VALUE, solve_layer};
 use pion_rules::awale::Variant;
 
-const VARIANTS: [Variant; 3] = [
-    Variant::Standard,
-    Variant::GrandSlamNoCapture,
-    Variant::GrandSlamCapture,
-];
+use super::VARIANTS;
 
 fn solve_up_to(seeds: usize, variant: Variant) -> Vec<Vec<u8>> {
     let mut layers = Vec::new();
@@ -31,7 +27,7 @@ fn values_up_to(seeds: usize, variant: Variant) -> Vec<Vec<u8>> {
 
 #[test]
 fn every_board_without_a_cycle_has_the_value_of_the_exhaustive_search() {
-    for variant in VARIANTS {
+    for &variant in VARIANTS {
         let seeds = 6;
         let layers = values_up_to(seeds, variant);
         let mut exhaustive = Exhaustive::new(variant);
@@ -53,7 +49,7 @@ fn every_board_without_a_cycle_has_the_value_of_the_exhaustive_search() {
 
 #[test]
 fn every_board_has_the_value_of_the_per_threshold_sets() {
-    for variant in VARIANTS {
+    for &variant in VARIANTS {
         let seeds = 7;
         assert_eq!(
             values_up_to(seeds, variant),

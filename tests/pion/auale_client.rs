@@ -16,6 +16,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
+use crate::common::PION;
 use pion_protocol::oware::START;
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::{Game, History};
@@ -122,7 +123,7 @@ fn auale_reads(line: &str) -> bool {
 
 impl Engine {
     fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+        let mut child = Command::new(PION)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()

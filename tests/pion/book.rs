@@ -10,7 +10,7 @@ use pion::search::{Level, Settings};
 use pion_rules::awale::Awale;
 use pion_rules::game::Game;
 
-const PION: &str = env!("CARGO_BIN_EXE_pion");
+use crate::common::PION;
 const START: &str = "4,4,4,4,4,4/4,4,4,4,4,4/0,0 1";
 
 #[test]
@@ -236,7 +236,7 @@ fn book_check_reads_the_committed_files_and_refuses_a_bad_one() {
         let text = String::from_utf8(out.stdout).unwrap();
         assert!(text.starts_with(&format!("book {variant}: ")), "{text}");
     }
-    let bad = std::env::temp_dir().join(format!("pion-bad-book-{}.txt", std::process::id()));
+    let bad = crate::common::scratch("bad-book").join("book.txt");
     std::fs::write(&bad, "variant standard\nnonsense\n").unwrap();
     let out = Command::new(PION)
         .args(["book", "check"])

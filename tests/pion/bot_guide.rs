@@ -1,20 +1,13 @@
 //! The minimal engines of docs/writing-an-engine.md play complete referee matches against pion:
 //! every game is played out, none is forfeited.
 
+use crate::common::{PION, scratch};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 const GAMES: usize = 6;
-
-/// A scratch directory for one match's records and logs.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pion-bot-guide-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("a temporary directory");
-    dir
-}
 
 /// Plays `GAMES` Awale games of `engine` (a referee `cmd=`) against pion's `greedy` level and
 /// checks that every game ended normally; the logs are shown when one did not.
@@ -30,12 +23,12 @@ fn match_against_pion(name: &str, engine: &str, dir: &Path) {
 /// The same, with the game and time control of `setup` (referee flags).
 fn match_against_pion_at(setup: &[&str], name: &str, engine: &str, dir: &Path) {
     let out = dir.join("games.jsonl");
-    let output = Command::new(crate::bins::binary("referee"))
+    let output = Command::new(crate::common::binary("referee"))
         .current_dir(ROOT)
         .args(setup)
         .args(["--engine", &format!("name={name}"), engine])
         .args(["--engine", "name=pion"])
-        .arg(format!("cmd={}", env!("CARGO_BIN_EXE_pion")))
+        .arg(format!("cmd={}", PION))
         .arg("option.Level=greedy")
         .args(["--games", &GAMES.to_string()])
         .args(["--openings", "random-plies=4", "--json", "--out"])
@@ -86,14 +79,14 @@ fn match_against_pion_at(setup: &[&str], name: &str, engine: &str, dir: &Path) {
 
 #[test]
 fn the_minimal_python_engine_plays_a_match() {
-    let dir = scratch("python");
+    let dir = scratch("bot-guide-python");
     match_against_pion("minimal", "cmd=python3 examples/engines/minimal.py", &dir);
     let _ = fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_minimal_c_engine_compiles_and_plays_a_match() {
-    let dir = scratch("c");
+    let dir = scratch("bot-guide-c");
     let binary = dir.join("minimal");
     let compiler = if Command::new("cc").arg("--version").output().is_ok() {
         "cc"
@@ -118,7 +111,7 @@ fn the_minimal_c_engine_compiles_and_plays_a_match() {
 
 #[test]
 fn the_java_engine_compiles_with_javac_alone_and_plays_a_match() {
-    let dir = scratch("java");
+    let dir = scratch("bot-guide-java");
     let classes = dir.join("classes");
     let built = Command::new("javac")
         .current_dir(ROOT)

@@ -1,12 +1,10 @@
 //! The command lines of `pion`: subcommands, help and bad flags.
 
+use crate::common::PION;
 use std::process::Command;
 
 fn pion(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_pion"))
-        .args(args)
-        .output()
-        .expect("pion runs")
+    Command::new(PION).args(args).output().expect("pion runs")
 }
 
 #[test]
@@ -90,7 +88,7 @@ fn help_explains_the_protocol_and_the_subcommands() {
 fn a_person_at_a_terminal_is_told_to_type_help_and_a_pipe_is_not() {
     // `script` gives pion a terminal for stdin (util-linux, on every Debian machine).
     let out = Command::new("script")
-        .args(["-qec", env!("CARGO_BIN_EXE_pion"), "/dev/null"])
+        .args(["-qec", PION, "/dev/null"])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -108,7 +106,7 @@ fn a_person_at_a_terminal_is_told_to_type_help_and_a_pipe_is_not() {
     assert!(text.contains("help lists them"), "{text}");
     assert!(text.contains("help usage: quit"), "{text}");
 
-    let out = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let out = Command::new(PION)
         .stdin(std::process::Stdio::null())
         .output()
         .expect("pion runs");

@@ -104,18 +104,14 @@ fn documents() -> Vec<(String, String)> {
 /// openings and examples, and `target/release/` holding the binaries under test.
 fn workspace() -> PathBuf {
     static COUNT: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "pion-docs-{}-{}",
-        std::process::id(),
-        COUNT.fetch_add(1, Ordering::Relaxed)
-    ));
+    let dir = crate::common::scratch(&format!("docs-{}", COUNT.fetch_add(1, Ordering::Relaxed)));
     let release = dir.join("target/release");
     fs::create_dir_all(&release).expect("a temporary directory");
     for name in ["scripts", "openings", "examples"] {
         std::os::unix::fs::symlink(Path::new(ROOT).join(name), dir.join(name)).unwrap();
     }
     for name in ["pion", "referee"] {
-        std::os::unix::fs::symlink(crate::bins::binary(name), release.join(name)).unwrap();
+        std::os::unix::fs::symlink(crate::common::binary(name), release.join(name)).unwrap();
     }
     dir
 }

@@ -3,21 +3,14 @@
 
 use std::fs;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use pion::egtb::index::{Boards, layer_size};
 use pion::egtb::reference::Exhaustive;
 use pion_rules::awale::Variant;
 
-const PION: &str = env!("CARGO_BIN_EXE_pion");
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("pion-egtb-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
-}
+use crate::common::{PION, scratch};
 
 fn build(dir: &Path, max_seeds: u32) -> String {
     let out = Command::new(PION)
@@ -79,20 +72,20 @@ fn session(lines: &[String]) -> Vec<String> {
 
 #[test]
 fn a_resumed_or_interrupted_build_writes_the_same_files() {
-    let whole = scratch("whole");
+    let whole = scratch("egtb-whole");
     build(&whole, 6);
     let expected = files(&whole);
     assert_eq!(expected.len(), 7);
 
     // Resumed: a smaller build first, then the larger one keeps its layers.
-    let resumed = scratch("resumed");
+    let resumed = scratch("egtb-resumed");
     build(&resumed, 3);
     let log = build(&resumed, 6);
     assert!(log.contains("layer 3: already built, kept"), "{log}");
     assert_eq!(files(&resumed), expected);
 
     // Interrupted: killed while it works on a layer, then run again.
-    let cut = scratch("cut");
+    let cut = scratch("egtb-cut");
     let mut child = Command::new(PION)
         .args([
             "egtb",
@@ -133,7 +126,7 @@ fn a_resumed_or_interrupted_build_writes_the_same_files() {
 
 #[test]
 fn go_on_a_database_position_says_the_exact_result_at_depth_1() {
-    let dir = scratch("probe");
+    let dir = scratch("egtb-probe");
     build(&dir, 6);
     // Boards with 6 seeds, 21 captured each, whose lines never repeat: the exhaustive search's
     // value, through the protocol at depth 1, for a win, a draw and a loss.
@@ -180,10 +173,10 @@ fn go_on_a_database_position_says_the_exact_result_at_depth_1() {
 
 #[test]
 fn missing_truncated_or_foreign_files_are_refused_in_one_line_and_play_goes_on() {
-    let dir = scratch("bad");
+    let dir = scratch("egtb-bad");
     build(&dir, 2);
-    let truncated = scratch("truncated");
-    let foreign = scratch("foreign");
+    let truncated = scratch("egtb-truncated");
+    let foreign = scratch("egtb-foreign");
     for (i, name) in ["awale-standard-00.egtb", "awale-standard-01.egtb"]
         .iter()
         .enumerate()
@@ -202,7 +195,7 @@ fn missing_truncated_or_foreign_files_are_refused_in_one_line_and_play_goes_on()
         .expect("written");
     }
     for (dir, words) in [
-        (scratch("missing"), "no such database file"),
+        (scratch("egtb-missing"), "no such database file"),
         (truncated.clone(), "truncated"),
         (foreign.clone(), "not a pion endgame database"),
     ] {
@@ -263,7 +256,7 @@ fn bounded_session(home: &Path) -> crate::common::Pion {
 
 #[test]
 fn a_huge_sparse_file_named_like_a_layer_is_refused_by_its_length_before_it_is_read() {
-    let dir = scratch("sparse");
+    let dir = scratch("egtb-sparse");
     build(&dir, 3);
     // A sound header followed by 2 GiB of holes: reading it whole would take seconds and
     // gigabytes before any check.
@@ -295,7 +288,7 @@ fn a_huge_sparse_file_named_like_a_layer_is_refused_by_its_length_before_it_is_r
 
 #[test]
 fn a_fifo_named_like_a_layer_never_hangs_setoption_verify_or_status() {
-    let dir = scratch("fifo");
+    let dir = scratch("egtb-fifo");
     build(&dir, 3);
     let layer = dir.join("awale-standard-01.egtb");
     fs::remove_file(&layer).expect("removed");
@@ -335,7 +328,7 @@ fn a_fifo_named_like_a_layer_never_hangs_setoption_verify_or_status() {
 
 #[test]
 fn a_missing_middle_layer_is_reported_by_setoption_verify_and_status() {
-    let dir = scratch("gap");
+    let dir = scratch("egtb-gap");
     build(&dir, 6);
     fs::remove_file(dir.join("awale-standard-04.egtb")).expect("removed");
     let replies = session(&[
@@ -365,7 +358,7 @@ fn a_missing_middle_layer_is_reported_by_setoption_verify_and_status() {
 
 #[test]
 fn build_figures_are_labelled_and_small_layers_show_no_zero_rate() {
-    let dir = scratch("figures");
+    let dir = scratch("egtb-figures");
     let out = build(&dir, 7);
     assert!(!out.contains("0.00 M boards/s"), "{out}");
     assert!(
@@ -383,7 +376,7 @@ fn build_figures_are_labelled_and_small_layers_show_no_zero_rate() {
 
 #[test]
 fn the_default_directory_is_built_found_when_needed_and_hinted_once_when_empty() {
-    let home = scratch("home");
+    let home = scratch("egtb-home");
     let mut pion = bounded_session(&home);
     pion.send("pion");
     let first = pion.recv_until("pionok");
@@ -476,7 +469,7 @@ fn the_default_directory_is_built_found_when_needed_and_hinted_once_when_empty()
 
 #[test]
 fn a_build_whose_reader_left_finishes_without_a_panic() {
-    let dir = scratch("closed");
+    let dir = scratch("egtb-closed");
     // A pipe whose reader is gone before pion writes anything (as `| head -0`): every write to
     // stdout fails.
     let (reader, writer) = std::io::pipe().expect("a pipe");

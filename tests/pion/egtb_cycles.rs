@@ -13,8 +13,7 @@ static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 /// Losses of the side with the databases, and the positions lost.
 fn losses(marks: bool) -> (usize, usize, Vec<String>) {
-    let dir = std::env::temp_dir().join(format!("pion-cycles-{}-{marks}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::common::scratch(&format!("cycles-{marks}"));
     let variant = Variant::GrandSlamNoCapture;
     let layers = build_into(&dir, variant, 10, marks).expect("built");
     let (mut played, mut lost) = (0, Vec::new());
@@ -101,8 +100,7 @@ fn settled_roots_keep_their_value(dir: &std::path::Path, variant: Variant) -> (u
 #[test]
 fn a_root_the_databases_settle_keeps_its_value_through_a_cycle() {
     let _turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
-    let dir = std::env::temp_dir().join(format!("pion-settled-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = crate::common::scratch("settled");
     let variant = Variant::GrandSlamNoCapture;
     build_into(&dir, variant, 10, true).expect("built");
     let (checked, kept) = settled_roots_keep_their_value(&dir, variant);

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
-const PION: &str = env!("CARGO_BIN_EXE_pion");
+use crate::common::PION;
 const FIXTURES: &str = "tests/inf8215/fixture_agents.py";
 
 /// A port nobody listens on right now.
@@ -244,10 +244,8 @@ fn wrapped_match_in(
     tc: &str,
 ) -> (Vec<Value>, Output, PathBuf) {
     let engine_dir = dir.map(|d| format!("dir={d}"));
-    let dir = std::env::temp_dir().join(format!("pion-inf8215-{}-{name}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    let out = Command::new(crate::bins::binary("referee"))
+    let dir = crate::common::scratch(&format!("inf8215-{name}"));
+    let out = Command::new(crate::common::binary("referee"))
         .current_dir(ROOT)
         .args(["--game", "avalam", "--variant", "tiebreak5", "--engine"])
         .arg(format!("name={name}"))

@@ -1,7 +1,6 @@
 //! The engine end to end, one test binary: each module is one subject (the protocol, its
 //! document, the search, the terminal game, the documents' commands, the bot guide...).
 
-mod bins;
 mod common;
 
 mod auale_client;
@@ -14,7 +13,6 @@ mod egtb_cycles;
 mod fuzz;
 mod inf8215;
 mod ogn_load;
-mod openings;
 mod play;
 mod protocol;
 mod protocol_doc;

@@ -1,15 +1,15 @@
 //! `pion play --load FILE`: an Aualé game file (OGN) goes on in the terminal game; a file with an
 //! illegal move is refused in one line.
 
+use crate::common::PION;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
 fn play_loaded(file_text: &str, input: &str) -> std::process::Output {
-    let dir = std::env::temp_dir().join(format!("pion-ogn-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{}.ogn", file_text.len()));
+    let dir = crate::common::scratch(&format!("ogn-load-{}", file_text.len()));
+    let path = dir.join("game.ogn");
     std::fs::write(&path, file_text).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let mut child = Command::new(PION)
         .args(["play", "--level", "random", "--load"])
         .arg(&path)
         .stdin(Stdio::piped())

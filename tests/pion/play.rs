@@ -1,5 +1,6 @@
 //! `pion play` end to end through pipes: a person's commands in, the transcript out.
 
+use crate::common::PION;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::thread;
@@ -8,7 +9,7 @@ use std::time::{Duration, Instant};
 /// Runs `pion play ARGS` with `input` on stdin (then end of input); panics when it does not
 /// exit within a minute.
 fn play(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let mut child = Command::new(PION)
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())
@@ -47,7 +48,7 @@ fn moves_line(transcript: &str) -> String {
 
 /// What the protocol says of a game replayed from a `position ...` line.
 fn replayed_status(game: &str, position: &str) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let output = Command::new(PION)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -168,7 +169,7 @@ fn the_avalam_board_shows_its_shape_and_the_help_a_legal_move() {
 
 /// pion's legal moves at Avalam's start.
 fn replayed_legal() -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let mut child = Command::new(PION)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -267,7 +268,7 @@ fn bad_options_get_one_line_errors() {
 
 #[test]
 fn a_reader_that_goes_away_ends_the_game_without_a_panic() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let mut child = Command::new(PION)
         .args([
             "play",
             "--game",

@@ -2,6 +2,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::common::PION;
 use crate::common::Pion;
 
 const START: &str =
@@ -347,7 +348,7 @@ fn variant_belongs_to_its_game_and_survives_newgame_of_the_same_game() {
 fn a_front_end_that_stops_reading_does_not_crash_the_engine() {
     use std::io::Write;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let mut child = Command::new(PION)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

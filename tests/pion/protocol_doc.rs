@@ -1,5 +1,6 @@
 //! The example sessions of protocol.md, run through the real binary: the document stays true.
 
+use crate::common::PION;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -76,7 +77,7 @@ fn check(name: &str, expected: &[String], actual: &[String]) {
 }
 
 fn run_session(input: &[String]) -> Vec<String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+    let mut child = Command::new(PION)
         // No default endgame databases, so no one-time hint after the handshake: the
         // replies are the same on every machine.
         .env("PION_EGTB", "")

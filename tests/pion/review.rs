@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-const PION: &str = env!("CARGO_BIN_EXE_pion");
+use crate::common::PION;
 const SCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/review.py");
 const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/review/two-games.jsonl");
 
@@ -185,8 +185,7 @@ fn estimates_without_databases_are_centipoints() {
 
 #[test]
 fn a_bad_records_file_is_one_line() {
-    let dir = std::env::temp_dir().join(format!("pion-review-bad-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch("review-bad");
     let bad = dir.join("bad.jsonl");
     fs::write(&bad, "{\"game\": 0}\n").unwrap();
     let err = one_line_failure(&review(&[bad.to_str().unwrap(), "--engine", PION]));

@@ -280,11 +280,7 @@ fn awale_rule(variant: awale::Variant) -> ref_awale::GrandSlam {
     }
 }
 
-const AWALE_VARIANTS: [awale::Variant; 3] = [
-    awale::Variant::Standard,
-    awale::Variant::GrandSlamNoCapture,
-    awale::Variant::GrandSlamCapture,
-];
+const AWALE_VARIANTS: &[awale::Variant] = <Awale as Game>::VARIANTS;
 
 fn reason(end: ref_awale::End) -> EndReason {
     match end {
@@ -390,7 +386,7 @@ fn random_awale(rng: &mut Xoshiro256PlusPlus, rule: ref_awale::GrandSlam) -> ref
 
 #[test]
 fn awale_perft_matches_reference() {
-    for variant in AWALE_VARIANTS {
+    for &variant in AWALE_VARIANTS {
         let fast = Awale::start(variant);
         let slow = ref_awale::Awale::start(awale_rule(variant));
         for depth in 1..=8 {
@@ -406,7 +402,7 @@ fn awale_perft_matches_reference() {
 #[test]
 fn awale_random_games_match_reference() {
     let mut rng = rng(0xA3A1E);
-    for variant in AWALE_VARIANTS {
+    for &variant in AWALE_VARIANTS {
         let mut reasons = HashMap::new();
         for _ in 0..1000 {
             let start = ref_awale::Awale::start(awale_rule(variant));
@@ -424,7 +420,7 @@ fn awale_random_games_match_reference() {
 fn awale_random_positions_match_reference() {
     let mut rng = rng(0x5EED5);
     for i in 0..3000 {
-        let variant = AWALE_VARIANTS[i % 3];
+        let variant = AWALE_VARIANTS[i % AWALE_VARIANTS.len()];
         let start = random_awale(&mut rng, awale_rule(variant));
         awale_playout(start, variant, &mut rng);
     }
@@ -504,7 +500,7 @@ fn avalam_transposed_move_orders_give_one_hash() {
 fn awale_transposed_move_orders_give_one_hash() {
     let mut rng = rng(0x7A06);
     let mut found = 0;
-    for variant in AWALE_VARIANTS {
+    for &variant in AWALE_VARIANTS {
         let mut seen = HashMap::new();
         found += transpositions(&Awale::start(variant), 6, &mut seen);
         assert_hashes_distinct(&seen);

@@ -10,6 +10,7 @@ import { render, renderThinking, renderClocks, drawPosition, drawLine, humanToMo
 import { Clock, parseTc } from "./clock.js";
 import { capturedPits, animateSowing } from "./sow.js";
 import { initFiles } from "./files.js";
+import { wireControls } from "./controls.js";
 import * as store from "./store.js";
 import {
   bridge, rules, rulesEngine, playerEngine, analyser, startPlayer, saveSeats, preparePlayer,
@@ -519,86 +520,12 @@ const filesApi = {
   },
 };
 
-function wire() {
-  document.querySelectorAll(".tab").forEach((tab) => tab.addEventListener("click", () => {
-    document.querySelectorAll(".tab").forEach((t) => t.classList.toggle("active", t === tab));
-    $("play").hidden = tab.dataset.tab !== "play";
-    $("viewer").hidden = tab.dataset.tab !== "viewer";
-  }));
-  $("game").addEventListener("change", () => {
-    if (!mayEndGame("Change the game")) { $("game").value = state.game; return; }
-    fillVariants();
-    newGame();
-  });
-  $("variant").addEventListener("change", () => {
-    if (!mayEndGame("Change the variant")) { $("variant").value = state.variant; return; }
-    newGame();
-  });
-  for (const id of ["new-game", "new-game-end"]) $(id).addEventListener("click", () => mayEndGame("Start a new game") && newGame());
-  $("rematch").addEventListener("click", rematch);
-  for (const k of [0, 1]) {
-    $(`kind-${k + 1}`).addEventListener("change", async (e) => {
-      state.players[k].kind = e.target.value;
-      state.players[k].options = {};
-      state.flip = isEngine(1) && !isEngine(2);
-      saveSeats();
-      try { await startPlayer(k, e.target.value, redraw); } catch (err) { message(err.message, err.stderr); }
-      refresh();
-    });
-    $(`time-${k + 1}`).addEventListener("change", (e) => { state.players[k].time = Number(e.target.value) || 1000; saveSeats(); });
-  }
-  $("tc").addEventListener("change", () => {
-    try {
-      state.tc = parseTc($("tc").value);
-    } catch (e) { message(e.message); return; }
-    store.writePrefs({ tc: $("tc").value.trim() });
-    for (const k of [1, 2]) $(`time-${k}`).closest("label").hidden = !isEngine(k) || !!state.tc;
-    if (mayEndGame("Start a new game with this clock")) newGame(state.start, []);
-  });
-  $("sow").addEventListener("change", (e) => { state.sow = e.target.value; store.writePrefs({ sow: state.sow }); });
-  $("first").addEventListener("click", () => show(0));
-  $("back").addEventListener("click", () => state.ply > 0 && show(state.ply - 1));
-  $("forward").addEventListener("click", () => state.ply < state.moves.length && show(state.ply + 1));
-  $("last").addEventListener("click", () => show(state.moves.length));
-  $("undo").addEventListener("click", undo);
-  $("flip").addEventListener("click", () => { state.flip = !state.flip; redraw(); });
-  $("resign").addEventListener("click", resign);
-  $("offer-draw").addEventListener("click", offerDraw);
-  $("pause").addEventListener("click", () => { setPaused(!state.paused); if (!state.paused) refresh(); });
-  $("step").addEventListener("click", () => { setPaused(true); state.step = true; playTurn(epoch); });
-  $("analysis").addEventListener("change", (e) => {
-    state.analysis = e.target.checked;
-    if (!state.analysis) { analyser.stop(); state.thinking = null; redraw(); } else refresh();
-  });
-  $("analysis-engine").addEventListener("change", () => state.analysis && refresh());
-  $("hint").addEventListener("click", hint);
-  $("copy-position").addEventListener("click", () => copy("position"));
-  $("copy-moves").addEventListener("click", () => copy("move-text"));
-  $("set-position").addEventListener("click", () => {
-    const text = $("position").value.trim().replace(/^position\s+/, "");
-    newGame(text === "" || text === "startpos" ? "startpos" : text, [], "The position was not set up");
-  });
-  $("set-moves").addEventListener("click", () => {
-    const moves = $("move-text").value.trim().split(/\s+/).filter(Boolean);
-    newGame(state.start, moves, "The moves were not loaded");
-  });
-  document.addEventListener("keydown", (e) => {
-    if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
-    const to = { ArrowLeft: state.ply - 1, ArrowRight: state.ply + 1, Home: 0, End: state.moves.length }[e.key];
-    if (to === undefined || to < 0 || to > state.moves.length) return;
-    e.preventDefault();
-    show(to);
-  });
-  initFiles(filesApi);
-  setInterval(tick, 100);
-}
-
-async function copy(id) {
-  const input = $(id);
-  try { await navigator.clipboard.writeText(input.value); } catch { input.select(); document.execCommand("copy"); }
-}
-
-wire();
+wireControls({
+  mayEndGame, fillVariants, newGame, rematch, refresh, redraw, show, undo, resign, offerDraw,
+  setPaused, hint, step: () => playTurn(epoch),
+});
+initFiles(filesApi);
+setInterval(tick, 100);
 bridge.onHello = onHello;
 bridge.onError = (text) => message(text);
 bridge.onClose = () => {

@@ -5,7 +5,7 @@
 pub const INDEX: &str = include_str!("../assets/index.html");
 
 /// The other files of the page, by the name the page asks for, with their content types.
-const FILES: [(&str, &str, &str); 16] = [
+const FILES: [(&str, &str, &str); 17] = [
     (
         "ui.js",
         "text/javascript; charset=utf-8",
@@ -35,6 +35,11 @@ const FILES: [(&str, &str, &str); 16] = [
         "app.js",
         "text/javascript; charset=utf-8",
         include_str!("../assets/app.js"),
+    ),
+    (
+        "controls.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/controls.js"),
     ),
     (
         "viewer.js",

@@ -6,10 +6,8 @@ use pion_referee::record::{GameRecord, parse_records};
 pub use pion_referee::record::{MAX_RECORDS_BYTES, records_too_large};
 use pion_referee::report::ratings::Zero;
 use pion_referee::report::{Report, report_of};
+use pion_rules::GameKind;
 use serde::Serialize;
-
-/// The games the page can replay: those whose rules a pion process knows.
-const GAMES: [&str; 2] = ["avalam", "awale"];
 
 /// What the page receives for a records file.
 #[derive(Debug, Serialize)]
@@ -44,13 +42,14 @@ pub fn read(text: &[u8], source: &str) -> Result<MatchView, String> {
     let (report, note) =
         report_of(&mut games, None, Zero::Average).map_err(|e| format!("{source}: {e:#}"))?;
     warnings.extend(note);
-    // The page replays games with a pion process, which knows these games only.
-    if let Some(other) = games.iter().find(|g| !GAMES.contains(&g.rules.as_str())) {
+    // The page replays games with a pion process, which knows the registry's games only.
+    let known = |rules: &str| GameKind::ALL.iter().any(|g| g.name() == rules);
+    if let Some(other) = games.iter().find(|g| !known(&g.rules)) {
         return Err(format!(
             "{source}: game {} is of '{}', not one of {}: the viewer cannot replay it",
             other.game,
             other.rules.chars().take(40).collect::<String>(),
-            GAMES.join(" or ")
+            GameKind::names().join(" or ")
         ));
     }
     let kind = match report {

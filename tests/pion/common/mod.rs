@@ -1,12 +1,44 @@
-//! Driving a real `pion` process through pipes, with a deadline on every read.
+//! What the engine's end-to-end tests share: the binaries under test, a scratch directory per
+//! test, and a real `pion` process driven through pipes with a deadline on every read.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::thread;
 use std::time::Duration;
+
+/// The `pion` binary under test.
+pub const PION: &str = env!("CARGO_BIN_EXE_pion");
+
+/// The path of another package's binary (`referee`) built next to this test: Cargo gives a
+/// test the path of its own package's binaries only. A clear failure when it was not built.
+pub fn binary(name: &str) -> PathBuf {
+    // The test executable is in `<target>/<profile>/deps/`; binaries are in `<profile>/`.
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("the test executable is in <profile>/deps/");
+    let path = dir.join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        path.is_file(),
+        "{} is missing: build it first (cargo build --workspace, or cargo test --workspace), \
+         since a test builds only its own package's binaries",
+        path.display()
+    );
+    path
+}
+
+/// A scratch directory for one test, named after it and emptied first.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pion-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
 
 /// How long a test waits for one reply line before it calls the engine stuck.
 pub const DEADLINE: Duration = Duration::from_secs(20);
@@ -28,7 +60,7 @@ impl Pion {
 
     /// Starts `pion` with these environment variables set.
     pub fn start_with_env(vars: &[(&str, &std::ffi::OsStr)]) -> Pion {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pion"))
+        let mut child = Command::new(PION)
             .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

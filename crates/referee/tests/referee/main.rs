@@ -10,6 +10,7 @@ mod export;
 mod forfeits;
 mod matches;
 mod ogn;
+mod openings;
 mod referee_pion;
 mod resume_and_shards;
 mod signals;

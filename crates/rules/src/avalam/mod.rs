@@ -292,20 +292,9 @@ impl Game for Avalam {
     type Moves = MoveList<Move, MAX_MOVES>;
 
     const KIND: crate::GameKind = crate::GameKind::Avalam;
+    const VARIANTS: &'static [Variant] =
+        &[Variant::Standard, Variant::OwnColour, Variant::TieBreak5];
     const REPETITION_ENDS_GAME: bool = false;
-
-    fn variant_names() -> &'static [&'static str] {
-        &["standard", "own-colour", "tiebreak5"]
-    }
-
-    fn parse_variant(name: &str) -> Option<Variant> {
-        match name {
-            "standard" => Some(Variant::Standard),
-            "own-colour" => Some(Variant::OwnColour),
-            "tiebreak5" => Some(Variant::TieBreak5),
-            _ => None,
-        }
-    }
 
     fn variant_name(variant: Variant) -> &'static str {
         match variant {

@@ -285,20 +285,12 @@ impl Game for Awale {
     type Moves = MoveList<Move, MAX_MOVES>;
 
     const KIND: crate::GameKind = crate::GameKind::Awale;
+    const VARIANTS: &'static [Variant] = &[
+        Variant::Standard,
+        Variant::GrandSlamNoCapture,
+        Variant::GrandSlamCapture,
+    ];
     const REPETITION_ENDS_GAME: bool = true;
-
-    fn variant_names() -> &'static [&'static str] {
-        &["standard", "grandslam-nocapture", "grandslam-capture"]
-    }
-
-    fn parse_variant(name: &str) -> Option<Variant> {
-        match name {
-            "standard" => Some(Variant::Standard),
-            "grandslam-nocapture" => Some(Variant::GrandSlamNoCapture),
-            "grandslam-capture" => Some(Variant::GrandSlamCapture),
-            _ => None,
-        }
-    }
 
     fn variant_name(variant: Variant) -> &'static str {
         match variant {

@@ -30,11 +30,7 @@ fn parse_error(text: &str) -> String {
     }
 }
 
-const ALL: [Variant; 3] = [
-    Variant::Standard,
-    Variant::GrandSlamNoCapture,
-    Variant::GrandSlamCapture,
-];
+const ALL: &[Variant] = <Awale as Game>::VARIANTS;
 
 #[test]
 fn sowing_runs_anticlockwise_from_the_next_pit() {
@@ -52,7 +48,7 @@ fn sowing_runs_anticlockwise_from_the_next_pit() {
 
 #[test]
 fn a_lap_of_the_board_skips_the_origin_pit() {
-    for variant in ALL {
+    for &variant in ALL {
         // 12 seeds: one into each of the 11 other pits, then B again; A stays empty.
         assert_eq!(
             after("12,0,0,0,0,0/1,1,1,1,1,1/15,15 1", variant, "A"),
@@ -121,7 +117,7 @@ fn the_game_ends_when_a_player_has_more_than_24() {
 
 #[test]
 fn a_move_must_feed_an_empty_opponent_when_it_can() {
-    for variant in ALL {
+    for &variant in ALL {
         // Player two's row is empty: A (1 seed, to B) does not reach it, F does.
         let text = "1,0,0,0,0,1/0,0,0,0,0,0/23,23 1";
         assert_eq!(names(&at(text, variant)), "F", "{variant:?}");
@@ -354,7 +350,7 @@ fn capture_counts_what_playing_the_move_takes() {
     // Every legal move along games picked by a fixed sequence, and the grand-slam position, in
     // every variant: the seeds `capture` reports are those that playing the move adds.
     let mut checked_captures = 0;
-    for variant in ALL {
+    for &variant in ALL {
         let mut starts = vec![Awale::start(variant), at(GRAND_SLAM, variant)];
         for (game, start) in starts.drain(..).enumerate() {
             let mut position = start;
@@ -399,7 +395,7 @@ fn capture_agrees_with_play_on_random_boards_with_laps_and_grand_slams() {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(22);
     let (mut laps, mut captures, mut slams) = (0, 0, 0);
     for round in 0..20_000 {
-        let variant = ALL[round % 3];
+        let variant = ALL[round % ALL.len()];
         let on_board = rng.random_range(1..=SEEDS as usize);
         let mut pits = [0u8; PITS];
         // Few pits take the seeds on some boards, all twelve on others.

@@ -39,12 +39,25 @@ pub trait Game: Copy + Send + Sync + fmt::Debug + 'static {
     /// Whether a repeated position ends the game.
     const REPETITION_ENDS_GAME: bool;
 
-    /// The names of the variants, the default first.
-    fn variant_names() -> &'static [&'static str];
-    /// Parses a variant name.
-    fn parse_variant(name: &str) -> Option<Self::Variant>;
+    /// Every variant, the default first: the one list of the game's variants.
+    const VARIANTS: &'static [Self::Variant];
+
     /// The name of a variant.
     fn variant_name(variant: Self::Variant) -> &'static str;
+    /// The names of the variants, the default first.
+    fn variant_names() -> Vec<&'static str> {
+        Self::VARIANTS
+            .iter()
+            .map(|&v| Self::variant_name(v))
+            .collect()
+    }
+    /// Parses a variant name.
+    fn parse_variant(name: &str) -> Option<Self::Variant> {
+        Self::VARIANTS
+            .iter()
+            .copied()
+            .find(|&v| Self::variant_name(v) == name)
+    }
 
     /// The standard start position under `variant`.
     fn start(variant: Self::Variant) -> Self;

@@ -5,9 +5,11 @@
 //! and fail, naming it, without it.
 
 use std::collections::HashSet;
-use std::process::{Command, Output};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
 
-use crate::common::Pion;
+use crate::support::{pion, repo_root, require_python, scratch};
 use pion_referee::run::openings::Opening;
 use pion_rules::avalam::Avalam;
 use pion_rules::awale::Awale;
@@ -55,50 +57,50 @@ fn the_books_hold_distinct_legal_four_ply_openings() {
         ),
         ("awale", check_openings::<Awale>),
     ] {
-        let path = format!(
-            "{}/openings/{game}-balanced.txt",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let path = repo_root().join(format!("openings/{game}-balanced.txt"));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let book = openings(&text);
         let size = BOOK_SIZES.iter().find(|(name, _)| *name == game).unwrap().1;
-        assert_eq!(book.len(), size, "{path}");
+        assert_eq!(book.len(), size, "{}", path.display());
         check(&book, 4);
     }
 }
 
-/// Fails the test, naming the tool, unless `python3` runs: a test may not pass by skipping.
-fn require_python() {
-    let found = Command::new("python3")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        found,
-        "python3 is not on PATH: it is needed to test scripts/make-openings.py"
-    );
+/// A script of the repository's `scripts/`.
+fn script(name: &str) -> PathBuf {
+    repo_root().join("scripts").join(name)
 }
 
 fn make_openings(args: &[&str]) -> Output {
     Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/make-openings.py"
-        ))
-        .args(["--engine", env!("CARGO_BIN_EXE_pion")])
+        .arg(script("make-openings.py"))
+        .args(["--engine", &pion()])
         .args(args)
         .output()
         .expect("python3 runs")
 }
 
-/// The last score pion reports after `go depth <depth>`, in centipoints for the side to move.
-fn score(pion: &mut Pion, position: &str, depth: u32) -> i32 {
-    pion.send("newgame");
-    pion.send(position);
-    pion.send(&format!("go depth {depth}"));
-    let lines = pion.recv_until("bestmove");
-    let info = lines
-        .iter()
+/// The last score a fresh pion reports for `game` after `go depth <depth>`, in centipoints for
+/// the side to move (at the end of its input pion finishes a search with a limit, then exits).
+fn score(game: &str, position: &str, depth: u32) -> i32 {
+    // No default endgame databases: the same scores on every machine.
+    let mut child = Command::new(pion())
+        .env("PION_EGTB", "")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("pion starts");
+    let commands = format!("setoption name Game value {game}\n{position}\ngo depth {depth}\n");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    stdin.write_all(commands.as_bytes()).expect("pion reads");
+    drop(stdin);
+    let output = child.wait_with_output().expect("pion exits");
+    let text = String::from_utf8(output.stdout).expect("pion writes UTF-8");
+    assert!(text.contains("bestmove"), "{text}");
+    let info = text
+        .lines()
         .rev()
         .find(|l| l.contains(" score "))
         .expect("a score");
@@ -144,12 +146,10 @@ fn make_openings_keeps_the_openings_within_its_window() {
 
         // Every kept opening is within 20 cp of the start position's score at that depth.
         let depth: u32 = depth.parse().unwrap();
-        let mut pion = Pion::start();
-        pion.send(&format!("setoption name Game value {game}"));
-        let reference = score(&mut pion, "position startpos", depth);
+        let reference = score(game, "position startpos", depth);
         for opening in &book {
             let position = format!("position startpos moves {}", opening.moves.join(" "));
-            let value = score(&mut pion, &position, depth);
+            let value = score(game, &position, depth);
             assert!(
                 (value - reference).abs() <= 20,
                 "{position}: {value} vs {reference}"
@@ -189,10 +189,7 @@ fn make_openings_refuses_bad_flags_and_reports_a_short_book() {
 
     // An engine that cannot start is one line on stderr, not a traceback.
     let output = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/make-openings.py"
-        ))
+        .arg(script("make-openings.py"))
         .args(["--engine", "/no/such/engine", "--count", "2"])
         .output()
         .expect("python3 runs");
@@ -227,8 +224,7 @@ fn make_openings_refuses_bad_flags_and_reports_a_short_book() {
 #[test]
 fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
     require_python();
-    let dir = std::env::temp_dir().join(format!("pion-score-by-opening-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("score-by-opening");
     let games = dir.join("games.jsonl");
     // Pair 0: `a` wins both games of one opening; pair 1: a draw and a loss on another.
     let record = |game: u32, first: &str, second: &str, opening: &str, result: &str| {
@@ -245,13 +241,12 @@ fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
     ];
     // A blank line (an editor's trailing newline, say) is skipped.
     std::fs::write(&games, lines.join("\n") + "\n\n").unwrap();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/score-by-opening.py");
     let run = |name: &str| {
         Command::new("python3")
-            .arg(script)
+            .arg(script("score-by-opening.py"))
             .arg(&games)
             .args(["--engine-name", name, "--depth", "1"])
-            .args(["--engine", env!("CARGO_BIN_EXE_pion")])
+            .args(["--engine", &pion()])
             .output()
             .expect("python3 runs")
     };
@@ -259,9 +254,8 @@ fn score_by_opening_bands_an_engines_points_by_its_side_of_the_opening() {
     // The bands, from pion's own scores of the two openings for the side to move: player 1
     // after two plies (`a` in game 0, `b` in game 1), player 2 after one (`b` in game 2, `a` in
     // game 3).
-    let mut pion = Pion::start();
-    let two_plies = score(&mut pion, "position startpos moves g5g4 f2g3", 1);
-    let one_ply = score(&mut pion, "position startpos moves g5g4", 1);
+    let two_plies = score("avalam", "position startpos moves g5g4 f2g3", 1);
+    let one_ply = score("avalam", "position startpos moves g5g4", 1);
     let band = |value: i32| (value.div_euclid(100)).clamp(-3, 3);
     let mut expected: std::collections::BTreeMap<i32, (f64, u32)> = Default::default();
     for (value, points) in [
