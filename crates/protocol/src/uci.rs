@@ -44,6 +44,17 @@ pub fn uci_centi(score: Score) -> i32 {
     }
 }
 
+/// The score a `cp` value of the dialect stands for: [`uci_centi`] read back, a value at or
+/// past [`PROVEN_CP`] a proven win (or loss) by the seeds above it.
+pub fn score_of_centi(cp: i32) -> Score {
+    let margin = |cp: i32| (cp.unsigned_abs() - PROVEN_CP as u32) / 100;
+    match cp {
+        cp if cp >= PROVEN_CP => Score::Win(margin(cp)),
+        cp if cp <= -PROVEN_CP => Score::Loss(margin(cp)),
+        cp => Score::Centi(cp),
+    }
+}
+
 /// Reads one line in `dialect`. `Ok(None)` is a line the dialect accepts and ignores (UCI's
 /// `debug` and `register`). In pion's dialect, `uci` alone is the one extra word: it switches a
 /// session to the UCI dialect.
@@ -435,5 +446,13 @@ mod tests {
         assert_eq!(printer.line(&Reply::UciOk).unwrap(), "uciok");
         assert_eq!(uci_centi(Score::Loss(2)), -10200);
         assert_eq!(uci_centi(Score::Draw), 0);
+        for score in [
+            Score::Win(0),
+            Score::Win(7),
+            Score::Loss(3),
+            Score::Centi(-250),
+        ] {
+            assert_eq!(score_of_centi(uci_centi(score)), score);
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod assets;
 pub mod guard;
+pub mod oware_uci;
 pub mod process;
 pub mod records;
 pub mod server;

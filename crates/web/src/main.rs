@@ -12,7 +12,7 @@ use pion_web::guard::{Guard, is_loopback};
 use pion_web::server::{RULES, Settings, serve};
 
 /// pion-web: play, analyse and watch Avalam and Awale in a browser, against any engine that
-/// speaks the pion protocol.
+/// speaks the pion protocol (or, for Awale, the Oware UCI dialect of Aualé and Aalina).
 ///
 /// Example:
 ///     pion-web --engine name=pion cmd=./target/release/pion \
@@ -39,8 +39,9 @@ struct Cli {
     #[arg(long, value_name = "COMMAND")]
     rules: Option<String>,
 
-    /// An engine a page may start: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [option.NAME=VALUE]...
-    /// (the syntax of `referee --engine`). Repeat for several. Default: the `pion` next to
+    /// An engine a page may start: name=NAME cmd="PROGRAM ARGS" [dir=DIR] [proto=uci]
+    /// [option.NAME=VALUE]... (the syntax of `referee --engine`; proto=uci for a UCI Oware
+    /// engine such as Aalina, Awale only). Repeat for several. Default: the `pion` next to
     /// pion-web, named pion.
     #[arg(long, num_args = 1.., action = ArgAction::Append, value_name = "KEY=VALUE")]
     engine: Vec<String>,
@@ -98,13 +99,18 @@ fn pion_beside(name: &str) -> EngineSpec {
 }
 
 /// One `--engine`, refusing what pion-web would otherwise ignore: the page sets the time per
-/// move and speaks pion's protocol itself.
+/// move and speaks pion's protocol itself, which the server translates only for `proto=uci`.
 fn engine_spec(words: &[String]) -> EngineSpec {
     for word in words {
-        if let Some(key @ ("tc" | "proto")) = word.split_once('=').map(|(k, _)| k) {
-            usage_error(format!(
-                "--engine {key}= is for the referee: in pion-web the page sets the time per move and speaks pion's protocol"
-            ));
+        match word.split_once('=') {
+            Some(("tc", _)) => usage_error(
+                "--engine tc= is for the referee: in pion-web the page sets the time per move",
+            ),
+            Some(("proto", value)) if value != "uci" => usage_error(format!(
+                "--engine proto={value}: pion-web speaks pion's protocol to an engine, or the Oware UCI dialect with proto=uci (Awale only)",
+                value = pion_rules::game::shorten(value)
+            )),
+            _ => {}
         }
     }
     let spec = EngineSpec::parse(words).unwrap_or_else(|e| usage_error(format!("{e:#}")));

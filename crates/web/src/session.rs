@@ -15,7 +15,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use pion_process::{Event, Process, SendError};
+use pion_referee::engine::handshake::{Proto, ProtoChoice};
 
+use crate::oware_uci::OwareUci;
 use crate::process::{self, Tagged};
 use crate::server::Settings;
 
@@ -127,6 +129,8 @@ struct Slot {
     stopped: Option<String>,
     /// Whether its output ended (its exit, with the status, usually follows at once).
     ended: bool,
+    /// The translation for an engine of the Oware UCI dialect (`proto=uci`).
+    uci: Option<OwareUci>,
 }
 
 impl Slot {
@@ -263,9 +267,16 @@ pub async fn run(mut socket: WebSocket, settings: Arc<Settings>) {
                         ));
                         true
                     }
-                    Event::Line(line) => {
-                        send(&mut socket, &ToPage::Line { id: &id, line: &line.text }).await
-                    }
+                    Event::Line(line) => match &mut slot.uci {
+                        None => send(&mut socket, &ToPage::Line { id: &id, line: &line.text }).await,
+                        Some(uci) => {
+                            let mut alive = true;
+                            for line in uci.to_page(&line.text) {
+                                alive = alive && send(&mut socket, &ToPage::Line { id: &id, line: &line }).await;
+                            }
+                            alive
+                        }
+                    },
                     // An engine that exits closes its output just before: give its exit (and
                     // status) a moment, then stop one that only closed its output. The second
                     // `End` is the session's own reminder.
@@ -348,6 +359,21 @@ impl Session {
                     // The line is queued, never awaited: an engine that does not read is stopped,
                     // and one that is dying is reported by its exit.
                     Some(slot) => {
+                        let line = match slot.uci.as_mut().map(|uci| uci.to_engine(&line)) {
+                            None => line,
+                            Some(Ok(Some(line))) => line,
+                            Some(Ok(None)) => return true,
+                            Some(Err(error)) => {
+                                return send(
+                                    socket,
+                                    &ToPage::Line {
+                                        id: &id,
+                                        line: &error,
+                                    },
+                                )
+                                .await;
+                            }
+                        };
                         if let Err(SendError::Stalled) = slot.process.send_line(&line) {
                             slot.stop("stopped reading its input, so it was stopped".to_string());
                         }
@@ -442,6 +468,7 @@ impl Session {
                 process,
                 stopped: None,
                 ended: false,
+                uci: (spec.proto == ProtoChoice::Only(Proto::Uci)).then(OwareUci::default),
             },
         );
         send(

@@ -6,6 +6,7 @@ mod common;
 
 mod bridge;
 mod course_agent;
+mod oware_uci;
 mod page;
 mod players;
 mod protocol_fixture;

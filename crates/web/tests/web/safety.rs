@@ -322,7 +322,8 @@ fn exposure_and_ignored_settings_are_refused_on_the_command_line() {
     assert!(tc.contains("--engine tc= is for the referee"), "{tc}");
     let proto = refused(&["--engine", "name=pion", &pion, "proto=ugi"]);
     assert!(
-        proto.contains("--engine proto= is for the referee"),
+        proto.contains("--engine proto=ugi: pion-web speaks pion's protocol")
+            && proto.contains("proto=uci"),
         "{proto}"
     );
     let name = refused(&["--engine", "name=rules", &pion]);

@@ -250,3 +250,18 @@ impl Page {
         started["pid"].as_i64().unwrap() as i32
     }
 }
+
+/// The referee's mock UCI Oware engine as an `--engine` word list with `proto=uci`, named
+/// `name`, logging every command it receives to `log`.
+pub fn uci_mock(name: &str, log: &Path) -> Vec<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../referee/tests/engines/uci_mock.py");
+    vec![
+        format!("name={name}"),
+        format!(
+            "cmd=python3 {} --name {name} --log {}",
+            script.display(),
+            log.display()
+        ),
+        "proto=uci".to_string(),
+    ]
+}
