@@ -1,4 +1,4 @@
-//! Runs the search bench and prints per-game figures: `cargo run --release --example bench [depth]`.
+//! Runs the search bench and prints per-game figures: `cargo run --release --features lab --example bench [depth]`.
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! Games from cycle positions the databases prove at least drawn (`pion::egtb::cycles`): the
 //! side with the databases against the same search without them, both at a fixed depth, with
 //! and without the databases' cycle marks. Usage:
-//! `cargo run --release --example cycle_games -- [MAX_SEEDS] [COUNT] [DEPTH] [VARIANT]`.
+//! `cargo run --release --features lab --example cycle_games -- [MAX_SEEDS] [COUNT] [DEPTH] [VARIANT]`.
 
 use pion::egtb::cycles::{build_into, play_out, proven_cycles};
 use pion_rules::awale::Awale;

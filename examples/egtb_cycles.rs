@@ -2,7 +2,7 @@
 //! played out from the board with no history: every board of the layers up to `max`, by a full
 //! search of every line (exponential, so small layers only).
 //!
-//! `cargo run --release --example egtb_cycles -- [max]` (default 4)
+//! `cargo run --release --features lab --example egtb_cycles -- [max]` (default 4)
 
 use pion::egtb::index::{Boards, layer_size};
 use pion::egtb::solve::{Children, Quiet, VALUE, children, own_row, solve_layer};

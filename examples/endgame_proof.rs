@@ -1,7 +1,7 @@
 //! How many plies before the end alpha-beta proves the result within a time limit, over
 //! positions from its own games.
 //!
-//! `cargo run --release --example endgame_proof -- <avalam|awale> <games> [limit] [selfplay_nodes]`
+//! `cargo run --release --features lab --example endgame_proof -- <avalam|awale> <games> [limit] [selfplay_nodes]`
 //!
 //! `limit` is milliseconds (`1000`), or nodes with an `n` suffix (`2000000n`): a node limit makes
 //! the measurement the same on every machine and under any load.

@@ -2,7 +2,7 @@
 //! searched to a fixed depth with one searcher per game and size, as an engine searches a game
 //! (the table keeps what earlier moves stored). Nodes do not depend on the machine; the time does.
 //!
-//! `cargo run --release --example hash_size -- [depth] [step] [sizes in MiB...]`
+//! `cargo run --release --features lab --example hash_size -- [depth] [step] [sizes in MiB...]`
 //! (default: depth 18, every 6th ply, 16 64 128 256), on `examples/positions/awale_games.txt`.
 
 mod common;

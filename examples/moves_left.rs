@@ -1,7 +1,7 @@
 //! How many plies are left in self-play games, by how much is on the board: the data behind the
 //! clock's guess of the moves still to play (`Profile::moves_to_go`).
 //!
-//! `cargo run --release --example moves_left -- <avalam|awale> <games> <selfplay_nodes>`
+//! `cargo run --release --features lab --example moves_left -- <avalam|awale> <games> <selfplay_nodes>`
 //!
 //! Plays `games` self-play games (alpha-beta at `selfplay_nodes` nodes per move, from random
 //! two-ply openings), then prints, for each count of towers (Avalam) or seeds on the board

@@ -1,5 +1,5 @@
 //! Prints a self-play game's positions near the end with their move counts, for inspecting
-//! endgames: `cargo run --release --example probe -- <seed> <k>...`.
+//! endgames: `cargo run --release --features lab --example probe -- <seed> <k>...`.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! In-process matches between levels, colour-swapped pairs from random openings:
-//! `cargo run --release --example quick_match -- <avalam|awale> <a> <b> <pairs> <movetime_ms>`
+//! `cargo run --release --features lab --example quick_match -- <avalam|awale> <a> <b> <pairs> <movetime_ms>`
 //! where `a`/`b` are `max`, `mcts`, `divine`, `basic`, `greedy` or `random`.
 
 mod common;

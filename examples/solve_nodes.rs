@@ -1,7 +1,7 @@
 //! Nodes the search needs to prove endgame results, over a fixed set of positions: a noise-free
 //! measure of the solver (wall time depends on the machine and its load, node counts do not).
 //!
-//! `cargo run --release --example solve_nodes -- <positions file> [cap_nodes]`
+//! `cargo run --release --features lab --example solve_nodes -- <positions file> [cap_nodes]`
 //!
 //! Each line of the file is an Avalam position as `format_position` writes it (`<board> <side>`;
 //! `#` starts a comment). Each position is searched from an empty 64 MiB table with a node limit
@@ -9,7 +9,7 @@
 //! draw or loss) was first proven and when the exact margin was, then the totals, counting a
 //! position not proven within the cap as `cap_nodes`.
 //!
-//! `cargo run --release --example solve_nodes -- --dump <games> <selfplay_nodes> <k>...` prints
+//! `cargo run --release --features lab --example solve_nodes -- --dump <games> <selfplay_nodes> <k>...` prints
 //! the positions `k` plies before the end of the self-play games that `endgame_proof` plays (the
 //! same openings), to make such a file.
 

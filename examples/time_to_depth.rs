@@ -1,5 +1,5 @@
 //! Time to each depth from the start position of both games:
-//! `cargo run --release --example time_to_depth -- [avalam_depth] [awale_depth]`.
+//! `cargo run --release --features lab --example time_to_depth -- [avalam_depth] [awale_depth]`.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Fits the evaluation weights of a game to self-play results:
-//! `cargo run --release --example tune -- <avalam|awale> [games] [nodes] [seed] [egtb-dir]`
+//! `cargo run --release --features lab --example tune -- <avalam|awale> [games] [nodes] [seed] [egtb-dir]`
 //! (defaults: 2000 games, 4000 nodes per move, seed 1, no databases).
 //!
 //! Method.

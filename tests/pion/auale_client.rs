@@ -7,7 +7,7 @@
 //! move and the reply it expects, ended by `stop` whose `bestmove` is thrown away; 8 s for
 //! every answer). Every line is checked against Aualé's grammar (`src/auale/uci/rules.py`),
 //! and every move against pion's rules. Whole games are played at each of Aualé's levels
-//! (`src/auale/uci/strength.py`); the time of the two slow levels is divided by 20 so that a
+//! (`src/auale/uci/strength.py`); the time of the two slow levels is divided by 60 so that a
 //! game takes seconds, their depths and command forms are Aualé's.
 
 use std::collections::HashMap;
@@ -48,13 +48,13 @@ const LEVELS: [Strength; 4] = [
     Strength {
         name: "hard",
         depth: Some(16),
-        movetime: 2400 / 20,
+        movetime: 2400 / 60,
         ponder: true,
     },
     Strength {
         name: "expert",
         depth: None,
-        movetime: 3600 / 20,
+        movetime: 3600 / 60,
         ponder: true,
     },
 ];

@@ -38,7 +38,7 @@ function readScore(words, i) {
  * Parses an `info` line into its fields (depth, seldepth, score, nodes, nps, time, hashfull,
  * playouts, tbhits, pv, string), as the protocol crate's `InfoFields` reads it: a value that
  * does not read is skipped, `pv` and `string` take the rest of the line. Both are checked
- * against one fixture of lines (crates/protocol/tests/fixtures/info_lines.json).
+ * against one fixture of lines (crates/protocol/tests/protocol/fixtures/info_lines.json).
  */
 export function parseInfo(line) {
   const words = line.trim().split(/\s+/);

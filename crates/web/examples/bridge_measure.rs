@@ -7,7 +7,7 @@
 //!   descriptors and resident memory after each round.
 //!
 //! Build first, then run: `cargo build --release -p pion -p pion-web --bins && cargo run --release -p
-//! pion-web --example bridge_measure -- latency`.
+//! pion-web --features lab --example bridge_measure -- latency`.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;

@@ -2,7 +2,7 @@
 //! `go infinite` for SECONDS (default 30), sampling each second the frames drawn, the tab's
 //! JavaScript heap and its number of DOM nodes.
 //!
-//! `cargo build --release -p pion -p pion-web && cargo run --release -p pion-web --example
+//! `cargo build --release -p pion -p pion-web && cargo run --release -p pion-web --features lab --example
 //! page_measure -- 30` (needs /usr/bin/chromium and /usr/bin/chromedriver).
 
 #[path = "../tests/web/browser/mod.rs"]

@@ -131,7 +131,7 @@ async fn a_clock_counts_and_flags() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
     two_humans(b).await;
-    type_into(b, "#tc", "5+1").await;
+    type_into(b, "#tc", "3+1").await;
     b.wait(
         "the clocks",
         "return !document.getElementById('clock-1').hidden && document.getElementById('clock-1').classList.contains('running')",
@@ -139,7 +139,7 @@ async fn a_clock_counts_and_flags() {
     )
     .await;
     assert!(click_move(b, AVALAM_SOURCE, Some(AVALAM_TARGET)).await);
-    // Player 1 moved within its 5 s and got its second back; player 2's time runs out.
+    // Player 1 moved within its 3 s and got its second back; player 2's time runs out.
     b.wait(
         "the flag",
         "return !document.getElementById('result').hidden",
@@ -154,7 +154,7 @@ async fn a_clock_counts_and_flags() {
     );
     assert_eq!(b.text("#clock-2").await, "0.0");
     let left: f64 = b.text("#clock-1").await.parse().unwrap();
-    assert!(left > 0.5 && left <= 6.0, "{left}");
+    assert!(left > 0.5 && left <= 4.0, "{left}");
     b.screenshot("pion-web-clock").await;
     // An engine on the clock is sent the times and plays within them.
     choose(b, "#kind-2", "pion").await;

@@ -1,6 +1,6 @@
 //! The page's reader of `info` lines (engine.js's `parseInfo`), run in headless Chromium on the
 //! fixture that the protocol crate's own reader is checked against
-//! (crates/protocol/tests/fixtures/info_lines.json): one source of truth for the grammar.
+//! (crates/protocol/tests/protocol/fixtures/info_lines.json): one source of truth for the grammar.
 
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ use crate::common::{Server, pion};
 use serde_json::Value;
 
 /// The fixture's text.
-const FIXTURE: &str = include_str!("../../../protocol/tests/fixtures/info_lines.json");
+const FIXTURE: &str = include_str!("../../../protocol/tests/protocol/fixtures/info_lines.json");
 
 #[tokio::test]
 async fn the_page_reads_every_info_line_of_the_fixture_as_the_protocol_crate_does() {

@@ -1,8 +1,8 @@
 //! Differential tests: the fast rules core against the slow reference implementations in
-//! `tests/reference/`, on perft counts from the start and on random games with a fixed seed, from
+//! `tests/rules/reference/`, on perft counts from the start and on random games with a fixed seed, from
 //! the start and from random custom positions.
 
-mod reference;
+use crate::reference;
 
 use std::collections::HashMap;
 
