@@ -17,6 +17,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// documented commands run that long: the budget is most of this test's time).
 const BUDGET: Duration = Duration::from_secs(2);
 
+/// How long a documented build (`cc`, `javac`) may take: it must finish.
+const BUILD_BUDGET: Duration = Duration::from_secs(120);
+
 /// A fenced code block of a document.
 struct Block {
     /// The word after the opening fence (`sh`, `text`, `python`...), empty when there is none.
@@ -231,7 +234,10 @@ fn check_command(place: &str, command: &str, dir: &Path) -> bool {
              ```text if it is not meant to run as written"
         ),
     }
-    match run(command, dir, "", BUDGET) {
+    // A build is waited for: the commands after it use what it makes.
+    let builds = ["cc", "gcc", "javac"].contains(&program);
+    let budget = if builds { BUILD_BUDGET } else { BUDGET };
+    match run(command, dir, "", budget) {
         Outcome::Finished {
             status,
             stdout,
@@ -242,9 +248,12 @@ fn check_command(place: &str, command: &str, dir: &Path) -> bool {
                 "{place}: '{command}' failed ({status}):\n{stderr}"
             );
             assert!(
-                !stdout.trim().is_empty() || ["cc", "gcc", "javac"].contains(&program),
+                !stdout.trim().is_empty() || builds,
                 "{place}: '{command}' printed nothing"
             );
+        }
+        Outcome::StillRunning { .. } if builds => {
+            panic!("{place}: '{command}' did not finish within {BUILD_BUDGET:?}")
         }
         Outcome::StillRunning { stderr } => assert!(
             !stderr.to_lowercase().contains("error"),

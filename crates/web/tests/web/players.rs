@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use crate::browser::{
-    AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, ONE_AT_A_TIME, choose, click_move, quick_opponent,
+    AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, browser_slot, choose, click_move, quick_opponent,
     require, start, target_dir,
 };
 use crate::common::{Server, pion};
@@ -448,7 +448,7 @@ async fn dead_towers_are_dimmed_and_seats_have_the_same_defaults() {
 #[tokio::test]
 async fn the_header_stays_on_one_line_on_a_phone() {
     require();
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _slot = browser_slot().await;
     let server = Server::start(&[pion()], &[]);
     let phone = Browser::start(390, 844).await;
     phone

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::browser::{Browser, ONE_AT_A_TIME, require};
+use crate::browser::{Browser, browser_slot, require};
 use crate::common::{Server, pion};
 use serde_json::Value;
 
@@ -14,7 +14,7 @@ const FIXTURE: &str = include_str!("../../../protocol/tests/protocol/fixtures/in
 #[tokio::test]
 async fn the_page_reads_every_info_line_of_the_fixture_as_the_protocol_crate_does() {
     require();
-    let _one = ONE_AT_A_TIME.lock().await;
+    let _slot = browser_slot().await;
     let server = Server::start(&[pion()], &[]);
     let b = Browser::start(800, 600).await;
     b.client

@@ -14,8 +14,17 @@ use serde_json::{Value, json};
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-/// One browser at a time: two cores do not run several Chromiums and engines well.
-pub static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+/// At most two browsers at once (as many as the two cores of CI machines): a browser test
+/// mostly waits on its page, but more Chromiums and engines than cores slow each other down.
+pub static BROWSER_SLOTS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
+
+/// Waits for a browser slot, held until the permit is dropped.
+pub async fn browser_slot() -> tokio::sync::SemaphorePermit<'static> {
+    BROWSER_SLOTS
+        .acquire()
+        .await
+        .expect("the slots are never closed")
+}
 
 /// Fails the test at once, with one line saying what to install, where the browser is missing:
 /// a browser test may not pass by being skipped. `.ci/run` installs both packages.
@@ -81,7 +90,7 @@ impl Browser {
             {
                 Ok(client) => break client,
                 Err(e) if Instant::now() > until => panic!("no WebDriver session: {e}"),
-                Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+                Err(_) => tokio::time::sleep(Duration::from_millis(25)).await,
             }
         };
         Browser {

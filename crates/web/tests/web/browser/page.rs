@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use fantoccini::Locator;
 
-use super::{Browser, ONE_AT_A_TIME, require};
+use super::{Browser, browser_slot, require};
 use crate::common::Server;
 
 /// How long a browser test waits for what it expects.
@@ -27,25 +27,25 @@ pub async fn open(server: &Server) -> Browser {
     b
 }
 
-/// A browser test's page: the browser, its server, and the turn of the one browser at a time
-/// (dropped in that order).
+/// A browser test's page: the browser, its server, and its browser slot (dropped in that
+/// order).
 pub struct Test {
     pub b: Browser,
     pub server: Server,
-    _one: tokio::sync::MutexGuard<'static, ()>,
+    _slot: tokio::sync::SemaphorePermit<'static>,
 }
 
 /// Starts a server with `engines` and `args` and opens the page (the browser must be there:
 /// see `require`).
 pub async fn start(engines: &[Vec<String>], args: &[&str]) -> Test {
     require();
-    let one = ONE_AT_A_TIME.lock().await;
+    let slot = browser_slot().await;
     let server = Server::start(engines, args);
     let b = open(&server).await;
     Test {
         b,
         server,
-        _one: one,
+        _slot: slot,
     }
 }
 
