@@ -141,12 +141,19 @@ pub trait Profile: Game {
     }
     /// Whether alpha-beta searches late quiet moves one ply shallower first (LMR).
     const LATE_MOVE_REDUCTIONS: bool = true;
+    /// From this remaining depth on, late quiet moves are first searched two plies shallower
+    /// rather than one; `None`: always one.
+    const DEEP_REDUCTION_DEPTH: Option<i32> = None;
     /// Whether the horizon plays out noisy moves (those [`Evaluate::order_score`] scores above
     /// zero) before trusting the static value: a quiescence search.
     const QUIESCENCE: bool = false;
     /// Forward pruning one and two plies above the horizon (see [`Frontier`]); `None` turns it
     /// off, for games whose evaluation has not been measured for it.
     const FRONTIER: Option<Frontier> = None;
+    /// The half-width of each iteration's first window around the previous iteration's value
+    /// (aspiration windows), in the evaluation's units; a window that fails is widened on the
+    /// side it failed. `None`: every iteration searches the full window.
+    const ASPIRATION: Option<i32> = None;
     /// Whether alpha-beta tries to solve the root late in a game (a null-window search to the
     /// end of every line). Worth it where every line ends within a few dozen plies.
     const SOLVES_ENDGAMES: bool = true;

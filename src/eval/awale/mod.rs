@@ -179,6 +179,10 @@ impl Profile for Awale {
     /// solving only costs time (docs/experiments.md, "solving the root in Awale").
     const SOLVES_ENDGAMES: bool = false;
     const QUIESCENCE: bool = true;
+    /// A quarter of a seed, and late moves two plies shallower from depth 4: measured in
+    /// docs/engine.md ("time to depth").
+    const ASPIRATION: Option<i32> = Some(25);
+    const DEEP_REDUCTION_DEPTH: Option<i32> = Some(4);
 }
 
 impl Evaluate for Awale {

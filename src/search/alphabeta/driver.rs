@@ -32,6 +32,8 @@ struct Driver<'a, G: Evaluate> {
     best: G::Move,
     /// The last report made (or the fallback's, before any).
     last: Info,
+    /// The root value of the last finished iteration (meaningful once `last` has a score).
+    previous_value: i32,
 }
 
 /// Runs iterative deepening on the current position of the request's game, with the persistent
@@ -54,6 +56,7 @@ pub fn search<'a, G: Evaluate>(
             pv: vec![G::format_move(request.fallback)],
             ..Info::default()
         },
+        previous_value: 0,
     };
     driver.deepen(report);
     driver.keep_proven_result(report);
@@ -81,8 +84,8 @@ impl<G: Evaluate> Driver<'_, G> {
         let s = &mut self.search;
         let (nodes_before, unproven_before, ends_before) = (s.nodes, s.unproven, s.ends);
         s.seldepth = 0;
-        s.root_best = None;
-        let v = s.negamax(&self.root, depth as i32, 0, -INFINITY, INFINITY);
+        let v = self.root_value(depth);
+        let s = &mut self.search;
         if s.aborted {
             self.adopt_partial_iteration(depth, report);
             return Flow::Stop;
@@ -117,6 +120,36 @@ impl<G: Evaluate> Driver<'_, G> {
                 Flow::Stop
             }
             _ => Flow::Deeper,
+        }
+    }
+
+    /// The root's value at `depth`. With aspiration windows (see
+    /// [`crate::search::Profile::ASPIRATION`]), the first window is centred on the previous
+    /// iteration's value; a value on its edge is only a bound, so the side that failed is
+    /// widened (four times as far each time) and the root searched again, until the value
+    /// falls inside.
+    fn root_value(&mut self, depth: u32) -> i32 {
+        let previous = self.last.score.map(|_| self.previous_value);
+        let (mut alpha, mut beta, mut delta) = match (G::ASPIRATION, previous) {
+            (Some(delta), Some(v)) if depth >= ASPIRATION_DEPTH && !value::is_won_or_lost(v) => {
+                (v - delta, v + delta, delta)
+            }
+            _ => (-INFINITY, INFINITY, 0),
+        };
+        loop {
+            let s = &mut self.search;
+            s.root_best = None;
+            let v = s.negamax(&self.root, depth as i32, 0, alpha, beta);
+            if s.aborted {
+                return v;
+            }
+            match widened(alpha, beta, v, delta) {
+                Some(window) => (alpha, beta, delta) = window,
+                None => {
+                    self.previous_value = v;
+                    return v;
+                }
+            }
         }
     }
 
@@ -197,5 +230,21 @@ impl<G: Evaluate> Driver<'_, G> {
             best: self.best,
             info: self.last,
         }
+    }
+}
+
+/// The next root window after a search of `(alpha, beta)`, of half-width `delta`, returned `v`:
+/// `None` when `v` is inside it (or the window was already open on the side `v` reached), else
+/// the window widened on the side it failed, four times as far as before, and fully open once
+/// that passes every heuristic value.
+pub(super) fn widened(alpha: i32, beta: i32, v: i32, delta: i32) -> Option<(i32, i32, i32)> {
+    let delta = delta * 4;
+    let open = delta > value::HEURISTIC_MAX;
+    if v <= alpha && alpha > -INFINITY {
+        Some((if open { -INFINITY } else { v - delta }, beta, delta))
+    } else if v >= beta && beta < INFINITY {
+        Some((alpha, if open { INFINITY } else { v + delta }, delta))
+    } else {
+        None
     }
 }

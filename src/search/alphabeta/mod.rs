@@ -23,6 +23,9 @@ use pion_rules::game::History;
 /// The shallowest remaining depth at which children are probed before searching (ETC).
 const ETC_DEPTH: i32 = 3;
 
+/// The first iteration whose root window is narrowed around the last value (aspiration).
+const ASPIRATION_DEPTH: u32 = 5;
+
 /// The shallowest remaining depth at which late moves are searched one ply shallower (LMR).
 const LMR_DEPTH: i32 = 3;
 

@@ -220,7 +220,9 @@ impl<G: Evaluate> Search<'_, G> {
                     && !self.is_noisy(pos, mv);
                 let mut v = alpha + 1;
                 if reduce {
-                    v = -self.negamax(&child, depth - 2, ply + 1, -alpha - 1, -alpha);
+                    let deep = G::DEEP_REDUCTION_DEPTH.is_some_and(|from| depth >= from);
+                    let r = 1 + i32::from(deep);
+                    v = -self.negamax(&child, depth - 1 - r, ply + 1, -alpha - 1, -alpha);
                 }
                 if v > alpha && !self.aborted {
                     v = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
@@ -238,10 +240,12 @@ impl<G: Evaluate> Search<'_, G> {
             if v > best {
                 best = v;
                 best_code = G::encode_move(mv);
-                if ply == 0 {
-                    self.root_best = Some((mv, v));
-                }
                 if v > alpha {
+                    // At the root, only a move that beats the window's floor is a choice: under
+                    // an aspiration window a lower value is only a bound from above.
+                    if ply == 0 {
+                        self.root_best = Some((mv, v));
+                    }
                     alpha = v;
                     self.pv[ply][0] = best_code;
                     let n = self.pv_len[ply + 1];

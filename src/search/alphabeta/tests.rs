@@ -339,3 +339,32 @@ fn awale_quiescence_plays_out_every_capture_before_the_static_value() {
         "captures past the horizon changed {differ_from_static} of {checked} values"
     );
 }
+
+#[test]
+fn an_aspiration_window_widens_only_on_the_side_it_failed_until_it_is_open() {
+    use super::driver::widened;
+    // Inside the window: the value is exact, nothing to search again.
+    assert_eq!(widened(-25, 25, 10, 25), None);
+    // Failing low moves the floor below the value, four times as far; the ceiling stays.
+    assert_eq!(widened(-25, 25, -25, 25), Some((-125, 25, 100)));
+    assert_eq!(widened(-25, 25, -40, 25), Some((-140, 25, 100)));
+    // Failing high moves the ceiling the same way; the floor stays.
+    assert_eq!(widened(-25, 25, 25, 25), Some((-25, 125, 100)));
+    // A side already open cannot fail: the value is exact (a full-window search).
+    assert_eq!(widened(-INFINITY, 25, -300, 25), None);
+    assert_eq!(widened(-INFINITY, INFINITY, -300, 25), None);
+    // Widening ends with the window open on the side that keeps failing: a proven win seen
+    // from a heuristic window is searched again up to INFINITY, in a few steps.
+    let (mut alpha, mut beta, mut delta) = (-25, 25, 25);
+    let win = value::WIN + 3 * value::MARGIN_UNIT;
+    let mut steps = 0;
+    while let Some(window) = widened(alpha, beta, win.min(beta), delta) {
+        (alpha, beta, delta) = window;
+        steps += 1;
+        assert_eq!(alpha, -25, "the floor never moves on a fail high");
+        if beta > win {
+            break;
+        }
+    }
+    assert!(beta > win && steps <= 8, "beta {beta} after {steps} steps");
+}
