@@ -32,8 +32,8 @@ struct Driver<'a, G: Evaluate> {
     best: G::Move,
     /// The last report made (or the fallback's, before any).
     last: Info,
-    /// The root value of the last finished iteration (meaningful once `last` has a score).
-    previous_value: i32,
+    /// The root value of the last iteration searched to the end, if any.
+    previous: Option<i32>,
 }
 
 /// Runs iterative deepening on the current position of the request's game, with the persistent
@@ -56,7 +56,7 @@ pub fn search<'a, G: Evaluate>(
             pv: vec![G::format_move(request.fallback)],
             ..Info::default()
         },
-        previous_value: 0,
+        previous: None,
     };
     driver.deepen(report);
     driver.keep_proven_result(report);
@@ -129,8 +129,7 @@ impl<G: Evaluate> Driver<'_, G> {
     /// widened (four times as far each time) and the root searched again, until the value
     /// falls inside.
     fn root_value(&mut self, depth: u32) -> i32 {
-        let previous = self.last.score.map(|_| self.previous_value);
-        let (mut alpha, mut beta, mut delta) = match (G::ASPIRATION, previous) {
+        let (mut alpha, mut beta, mut delta) = match (G::ASPIRATION, self.previous) {
             (Some(delta), Some(v)) if depth >= ASPIRATION_DEPTH && !value::is_won_or_lost(v) => {
                 (v - delta, v + delta, delta)
             }
@@ -146,7 +145,7 @@ impl<G: Evaluate> Driver<'_, G> {
             match widened(alpha, beta, v, delta) {
                 Some(window) => (alpha, beta, delta) = window,
                 None => {
-                    self.previous_value = v;
+                    self.previous = Some(v);
                     return v;
                 }
             }
