@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::browser::{
     AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, choose, click_move, move_count, quick_opponent,
-    start, target_dir,
+    seat_pion, start, target_dir,
 };
 use crate::common::{broken, pion, pion_binary};
 use fantoccini::Locator;
@@ -513,13 +513,7 @@ async fn engines_play_each_other_and_pause_and_step() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
     quick_opponent(b).await;
-    choose(b, "#kind-1", "pion").await;
-    b.wait(
-        "player 1's options",
-        "return document.querySelector('#options-1 select[data-option=Level]')",
-        LONG,
-    )
-    .await;
+    seat_pion(b, 1).await;
     choose(b, "#options-1 select[data-option=Level]", "random").await;
     let time = b.client.find(Locator::Css("#time-1")).await.unwrap();
     time.clear().await.unwrap();

@@ -7,8 +7,8 @@
 use std::time::Duration;
 
 use crate::browser::{
-    AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, browser_slot, choose, click_move, quick_opponent,
-    require, start, target_dir,
+    AVALAM_SOURCE, AVALAM_TARGET, Browser, LONG, browser_slot, choose, click_move, level_shown,
+    quick_opponent, require, seat_pion, start, target_dir,
 };
 use crate::common::{Server, pion};
 use fantoccini::Locator;
@@ -157,13 +157,7 @@ async fn a_clock_counts_and_flags() {
     assert!(left > 0.5 && left <= 4.0, "{left}");
     b.screenshot("pion-web-clock").await;
     // An engine on the clock is sent the times and plays within them.
-    choose(b, "#kind-2", "pion").await;
-    b.wait(
-        "player 2's options",
-        "return document.querySelector('#options-2 select[data-option=Level]')",
-        LONG,
-    )
-    .await;
+    seat_pion(b, 2).await;
     choose(b, "#options-2 select[data-option=Level]", "greedy").await;
     type_into(b, "#tc", "20+0.5").await;
     wait_ply(b, "a new game", "ply 0 of 0").await;
@@ -408,25 +402,14 @@ async fn dead_towers_are_dimmed_and_seats_have_the_same_defaults() {
     let test = start(&[pion()], &[]).await;
     let b = &test.b;
     // The default opponent and a new engine seat play at one level; no time box for a person.
-    b.wait(
-        "player 2's level",
-        "return document.querySelector('#options-2 select[data-option=Level]')",
-        LONG,
-    )
-    .await;
+    level_shown(b, 2).await;
     assert!(
         b.js("return document.getElementById('time-1').closest('label').hidden")
             .await
             .as_bool()
             .unwrap()
     );
-    choose(b, "#kind-1", "pion").await;
-    b.wait(
-        "player 1's level",
-        "return document.querySelector('#options-1 select[data-option=Level]')",
-        LONG,
-    )
-    .await;
+    seat_pion(b, 1).await;
     let levels = b
         .js("return [...document.querySelectorAll('select[data-option=Level]')].map(s => s.value)")
         .await;

@@ -55,14 +55,25 @@ pub async fn choose(b: &Browser, css: &str, value: &str) {
     select.select_by_value(value).await.unwrap();
 }
 
-/// Player 2 becomes pion at level greedy, 50 ms a move.
-pub async fn quick_opponent(b: &Browser) {
+/// Waits until seat `seat` (1 or 2) shows an engine's options (its Level).
+pub async fn level_shown(b: &Browser, seat: u8) {
     b.wait(
-        "player 2's options",
-        "return document.querySelector('#options-2 select[data-option=Level]')",
+        &format!("player {seat}'s options"),
+        &format!("return document.querySelector('#options-{seat} select[data-option=Level]')"),
         LONG,
     )
     .await;
+}
+
+/// Seat `seat` becomes pion, and shows its options.
+pub async fn seat_pion(b: &Browser, seat: u8) {
+    choose(b, &format!("#kind-{seat}"), "pion").await;
+    level_shown(b, seat).await;
+}
+
+/// Player 2 becomes pion at level greedy, 50 ms a move.
+pub async fn quick_opponent(b: &Browser) {
+    level_shown(b, 2).await;
     choose(b, "#options-2 select[data-option=Level]", "greedy").await;
     let time = b.client.find(Locator::Css("#time-2")).await.unwrap();
     time.clear().await.unwrap();
