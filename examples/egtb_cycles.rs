@@ -5,7 +5,7 @@
 //! `cargo run --release --features lab --example egtb_cycles -- [max]` (default 4)
 
 use pion::egtb::index::{Boards, layer_size};
-use pion::egtb::solve::{Children, Quiet, VALUE, children, own_row, solve_layer};
+use pion::egtb::solve::{Children, Quiet, children, own_row, solve_layer};
 use pion_rules::awale::{PITS, Variant};
 
 /// The value under the rules: a repetition ends the game on the repeated board, each side
@@ -45,7 +45,7 @@ fn main() {
         let (mut differ, mut sign) = (0, 0);
         for (i, pits) in Boards::new(k, 0, layer_size(k)).enumerate() {
             let rule = first_repetition(&pits, &mut Vec::new());
-            let value = layer[i] & VALUE;
+            let value = layer.entry(i).likely;
             if rule != value {
                 differ += 1;
                 // With equal captures, does the winner change?

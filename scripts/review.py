@@ -10,9 +10,11 @@ Every position of each game (from the end of its opening to its last move) is se
 engine through the protocol. A move's value before is the search's value of the position it was
 played in, from the mover's view; its value after is the negated value of the next position (or
 the final result, when the move ended the game). With `--egtb DIR` pion probes the Awale endgame
-databases (`EgtbPath`): where they reach, values are proven (`win`, `draw`, `loss` with the exact
-margin) and the search ends at once; elsewhere they are deep-search estimates in centipoints, the
-mean of the last two depths' (Awale estimates swing with the parity of the depth).
+databases (`EgtbPath`): on the boards they settle, values are proven (`win`, `draw`, `loss` with
+the exact margin) and the search ends at once; where play can cycle they bound the value (a bound
+that proves a result reads as that result); elsewhere values are deep-search estimates in
+centipoints, the mean of the last two depths' (Awale estimates swing with the parity of the
+depth).
 
 A value's class is its proven result, or for an estimate `win?` at `--margin` centipoints or more
 (default 300: three seeds or towers ahead), `loss?` at minus that or less, and `even` between.

@@ -8,11 +8,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use super::file::{Check, FileError, open_layer, write_layer};
+use super::file::{Check, FileError, OVERHEAD, open_layer, write_layer};
 use super::index::{layer_size, unrank};
 use super::layer::Layer;
 use super::reference::{Exhaustive, thresholds};
-use super::solve::{Progress, VALUE, solve_layer};
+use super::solve::{Progress, solve_layer};
 use super::tables::Tables;
 use pion_rules::awale::Variant;
 
@@ -25,7 +25,7 @@ pub struct LayerReport {
     pub boards: u64,
     /// Seconds spent solving and writing it, `None` when the file was already there.
     pub seconds: Option<f64>,
-    /// Sweeps until the bounds stopped moving.
+    /// Sweeps until the bounds stopped moving (both fixpoints').
     pub sweeps: u32,
 }
 
@@ -42,7 +42,7 @@ impl Progress for Bar<'_> {
 
     fn sweep(&self, number: u32, changed: u64) {
         self.sweeps
-            .store(number, std::sync::atomic::Ordering::Relaxed);
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.bar.set_message(format!(
             "layer {}: sweep {number} tightened {changed} bounds",
             self.seeds
@@ -96,9 +96,9 @@ pub fn build(
             seeds,
             sweeps: Default::default(),
         };
-        let values = solve_layer(seeds, variant, &layers, threads, &progress);
-        write_layer(dir, variant, seeds, &values)?;
-        layers.push(values.into());
+        let layer = solve_layer(seeds, variant, &layers, threads, &progress);
+        write_layer(dir, variant, seeds, &layer)?;
+        layers.push(layer);
         report(&LayerReport {
             seeds,
             boards,
@@ -134,16 +134,14 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
     let layers = tables.layers();
     let full = FULL_CHECK_SEEDS.min(tables.max_seeds());
     let reference = thresholds(full, tables.variant());
-    for (k, values) in reference.iter().enumerate() {
-        report.wrong += values
-            .iter()
-            .zip(layers[k].iter())
-            .filter(|&(a, b)| *a != b & VALUE)
+    for (k, entries) in reference.iter().enumerate() {
+        report.wrong += (0..entries.len())
+            .filter(|&i| entries[i] != layers[k].entry(i))
             .count() as u64;
         report.full_layers += 1;
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    for (k, values) in layers.iter().enumerate() {
+    for (k, layer) in layers.iter().enumerate() {
         for _ in 0..samples {
             let i = rng.random_range(0..layer_size(k));
             let pits = unrank(k, i);
@@ -152,7 +150,8 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
             match exhaustive.value(&pits) {
                 Some(want) => {
                     report.compared += 1;
-                    if values[i as usize] & VALUE != want {
+                    let entry = layer.entry(i as usize);
+                    if !entry.is_settled() || entry.lo != want {
                         report.wrong += 1;
                     }
                 }
@@ -166,9 +165,10 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
 /// Boards a thread solves per second on a large layer, for the estimate (measured on this
 /// project's machine: docs/egtb.md; small layers go faster, loaded machines slower).
 const BOARDS_PER_THREAD_SECOND: f64 = 0.5e6;
-/// Bytes a board of the layer being solved takes: 6 child indices of 4 bytes, the two bounds
-/// and the capture value, and the values written.
-const BYTES_PER_SOLVED_BOARD: u64 = 6 * 4 + 3 + 1;
+/// Bytes a board of the layer being solved takes at the peak: 6 child indices of 4 bytes, the
+/// best capture's likeliest share twice, the two bounds and the two of the likeliest shares'
+/// fixpoint, and the entry made of them.
+const BYTES_PER_SOLVED_BOARD: u64 = 6 * 4 + 2 + 4 + 3;
 
 /// What a build will take, told before it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -198,11 +198,11 @@ pub fn estimate(dir: &Path, variant: Variant, max_seeds: usize, threads: usize) 
     for seeds in 0..=max_seeds {
         let boards = layer_size(seeds);
         let there = std::fs::metadata(super::file::path_of(dir, variant, seeds))
-            .is_ok_and(|m| m.is_file() && m.len() == boards + 32);
+            .is_ok_and(|m| m.is_file() && m.len() == boards + OVERHEAD);
         if !there {
             estimate.layers += 1;
             estimate.seconds += boards as f64 / speed;
-            estimate.disk += boards + 32;
+            estimate.disk += boards + OVERHEAD;
             estimate.memory = estimate.memory.max(below + boards * BYTES_PER_SOLVED_BOARD);
         }
         below += boards;

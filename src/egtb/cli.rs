@@ -11,7 +11,7 @@ use super::file::Check;
 use super::place::{self, default_dir, size};
 use super::tables::Tables;
 use pion_rules::awale::{Awale, Variant};
-use pion_rules::game::Game;
+use pion_rules::game::{Game, shorten};
 
 /// `println!` that ignores a closed stdout (`pion egtb build | head`): the build goes on and
 /// nothing panics.
@@ -33,7 +33,7 @@ pub enum EgtbAction {
     /// an interrupted build goes on where it stopped when run again (finished files are kept).
     Build {
         /// The most seeds on the board. The default, 22, takes for each variant about 550 MB
-        /// of disk, 5.8 GB of memory at its peak, and 6 to 10 minutes on two cores; 20 seeds
+        /// of disk, 6.1 GB of memory at its peak, and 6 to 16 minutes on two cores; 20 seeds
         /// about 230 MB of disk and 2.5 GB of memory.
         #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(0..=MAX_SEEDS as i64))]
         max_seeds: u32,
@@ -55,6 +55,19 @@ pub enum EgtbAction {
         /// The directory to look at (default: the directory pion looks in).
         #[arg(long)]
         dir: Option<PathBuf>,
+    },
+    /// Says what the databases prove of Awale positions (pion's position strings, such as
+    /// `0,0,0,0,0,4/1,1,0,0,0,0/21,21 1`): a settled result, or the bounds of one that can
+    /// cycle. Reads one position a line from standard input when none is given.
+    Probe {
+        /// The positions; none: read them from standard input, one a line.
+        positions: Vec<String>,
+        /// Where the files are (default: the directory pion looks in).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+        /// The Awale variant whose databases answer.
+        #[arg(long, default_value = "standard")]
+        variant: String,
     },
     /// Checks the databases in a directory: every file's checksum, the layers up to 7 seeds in
     /// full against a per-threshold computation, and random boards of every layer against an
@@ -189,7 +202,11 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
                     },
                 )
                 .map_err(|e| e.to_string())?;
-                let bytes: u64 = tables.layers().iter().map(|l| l.len() as u64 + 32).sum();
+                let bytes: u64 = tables
+                    .layers()
+                    .iter()
+                    .map(|l| l.len() as u64 + super::file::OVERHEAD)
+                    .sum();
                 say!(
                     "egtb {} up to {} seeds in {}: {bytes} bytes, {:.1} s so far",
                     Awale::variant_name(variant),
@@ -208,6 +225,37 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
             }
             if all.iter().all(|i| i.layers == 0) {
                 say!("none installed: 'pion egtb build' builds them there");
+            }
+        }
+        EgtbAction::Probe {
+            positions,
+            dir,
+            variant,
+        } => {
+            let (dir, _) = directory(dir)?;
+            let variant = *variants(&variant)?
+                .first()
+                .filter(|_| variant != "all")
+                .ok_or("probe answers for one variant: give --variant")?;
+            let tables = Tables::load(&dir, variant, MAX_SEEDS as usize, Check::Header)
+                .map_err(|e| e.to_string())?;
+            let answer = |text: &str| match probe_line(&tables, text) {
+                Ok(line) => line,
+                Err(e) => format!("error {e}"),
+            };
+            if positions.is_empty() {
+                for line in std::io::stdin().lines() {
+                    let line = line.map_err(|e| format!("reading standard input: {e}"))?;
+                    if !line.trim().is_empty() {
+                        say!("{}", answer(&line));
+                    }
+                }
+            } else if let [one] = positions.as_slice() {
+                say!("{}", probe_line(&tables, one)?);
+            } else {
+                for text in &positions {
+                    say!("{}", answer(text));
+                }
             }
         }
         EgtbAction::Verify {
@@ -252,4 +300,41 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// A proven final margin in the protocol's words.
+fn result(margin: i32) -> String {
+    match margin {
+        m if m > 0 => format!("win {m}"),
+        0 => "draw".to_string(),
+        m => format!("loss {}", -m),
+    }
+}
+
+/// What the databases say of one position string: `settled <result>`, `bounds <result> ..
+/// <result>, likely <result>` (what the side to move can force, the most it can get, and the
+/// likeliest result between), `beyond <n> seeds` or `over`.
+pub fn probe_line(tables: &Tables, text: &str) -> Result<String, String> {
+    let text = text.trim();
+    let (board, side) = text.rsplit_once(char::is_whitespace).ok_or_else(|| {
+        format!(
+            "bad position '{}': expected PITS/PITS/CAPTURES SIDE",
+            shorten(text)
+        )
+    })?;
+    let position = Awale::parse_position(board, side.trim(), tables.variant())
+        .map_err(|e| format!("bad position '{}': {e}", shorten(text)))?;
+    if position.outcome().is_some() {
+        return Ok("over".to_string());
+    }
+    Ok(match tables.probe(&position) {
+        Some(probe) if probe.cycle => format!(
+            "bounds {} .. {}, likely {}",
+            result(probe.low),
+            result(probe.high),
+            result(probe.margin)
+        ),
+        Some(probe) => format!("settled {}", result(probe.margin)),
+        None => format!("beyond {} seeds", tables.max_seeds()),
+    })
 }

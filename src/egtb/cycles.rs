@@ -11,29 +11,35 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use super::code::Entry;
 use super::file::{FileError, write_layer};
 use super::index::{Boards, layer_size};
-use super::solve::{CYCLE, Quiet, solve_bounds, solve_layer};
+use super::layer::Layer;
+use super::solve::{Quiet, solve, solve_layer};
 use crate::search::{Limits, Searcher, Settings};
 use pion_rules::awale::{Awale, Move, Variant};
 use pion_rules::game::{Game, History, Player};
 
-/// Builds the layers `0..=max_seeds` of `variant` into `dir`; with `marks` false the cycle
-/// marks are left out (the engine then takes every value as exact, as format 1 did).
+/// Builds the layers `0..=max_seeds` of `variant` into `dir`; with `marks` false every
+/// cycling board is written as settled at its likeliest share (the engine then takes every
+/// value as exact, as format 1 did).
 pub fn build_into(
     dir: &Path,
     variant: Variant,
     max_seeds: usize,
     marks: bool,
-) -> Result<Vec<Vec<u8>>, FileError> {
-    let mut layers: Vec<Vec<u8>> = Vec::new();
+) -> Result<Vec<Layer>, FileError> {
+    let mut layers: Vec<Layer> = Vec::new();
     for k in 0..=max_seeds {
         let layer = solve_layer(k, variant, &layers, 2, &Quiet);
-        let mut written = layer.clone();
-        if !marks {
-            written.iter_mut().for_each(|v| *v &= !CYCLE);
+        if marks {
+            write_layer(dir, variant, k, &layer)?;
+        } else {
+            let values: Vec<Entry> = (0..layer.len())
+                .map(|i| Entry::settled(layer.entry(i).likely))
+                .collect();
+            write_layer(dir, variant, k, &Layer::from_entries(k, &values))?;
         }
-        write_layer(dir, variant, k, &written)?;
         layers.push(layer);
     }
     Ok(layers)
@@ -42,13 +48,17 @@ pub fn build_into(
 /// Up to `count` positions of `seeds` seeds (spread over the layer) that cycle and that the
 /// databases prove at least drawn for the side to move, with the bound `lo` of each.
 pub fn proven_cycles(
-    layers: &[Vec<u8>],
+    layers: &[Layer],
     variant: Variant,
     seeds: usize,
     count: usize,
 ) -> Vec<(Awale, u8)> {
-    let (lo, hi) = solve_bounds(seeds, variant, &layers[..seeds], 2, &Quiet);
-    let cycling: Vec<usize> = (0..lo.len()).filter(|&i| lo[i] < hi[i]).collect();
+    let entries = solve(seeds, variant, &layers[..seeds], 2, &Quiet);
+    // Where the likeliest share promises more than play that ends proves: the boards on which
+    // trusting it is a risk.
+    let cycling: Vec<usize> = (0..entries.len())
+        .filter(|&i| entries[i].lo < entries[i].likely)
+        .collect();
     let step = (cycling.len() / count.max(1)).max(1);
     let boards: Vec<[u8; 12]> = Boards::new(seeds, 0, layer_size(seeds)).collect();
     cycling
@@ -56,7 +66,7 @@ pub fn proven_cycles(
         .step_by(step)
         .take(count)
         .map(|&i| {
-            let l = lo[i];
+            let l = entries[i].lo;
             let captured = [24 - l, 24 - seeds as u8 + l];
             let position = Awale::from_parts(boards[i], captured, Player::One, variant);
             (position, l)

@@ -1,24 +1,30 @@
-//! The database files: one per variant and seed count, a 32-byte header then one byte a board.
+//! The database files: one per variant and seed count, a 32-byte header, the layer's table of
+//! entries (768 bytes), then one byte a board (see `code`).
 //!
 //! Header (little-endian): the magic `PIONEGTB`, the format version (u32), the variant (u8),
-//! the seed count (u8), two zero bytes, the number of boards (u64), and an FNV-1a checksum of
-//! the values (u64). A file is written under a temporary name and renamed when complete, so a
-//! build cut off at any moment leaves either the whole file or none.
+//! the seed count (u8), the number of entries in the table (u8), a zero byte, the number of
+//! boards (u64), and an FNV-1a checksum of the table and the bytes (u64). The table holds 255
+//! entries `(lo, hi, likely)` of a byte each, unused ones zero. A file is written under a
+//! temporary name and renamed when complete, so a build cut off at any moment leaves either the
+//! whole file or none.
 
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::code::{Entry, TABLE_BYTES, room};
 use super::index::layer_size;
-use super::layer::Layer;
-use super::solve::VALUE;
+use super::layer::{Bytes, Layer};
 use pion_rules::awale::Variant;
 use pion_rules::game::Game;
 
 const MAGIC: &[u8; 8] = b"PIONEGTB";
-/// The format version this build reads and writes (2: values marked with `solve::CYCLE`).
-pub const VERSION: u32 = 2;
+/// The format version this build reads and writes (3: cycling boards keep their bounds and a
+/// likeliest share; 2 marked them with one value, 1 did not mark them).
+pub const VERSION: u32 = 3;
 const HEADER: usize = 32;
+/// The bytes of a file before its boards'.
+pub const OVERHEAD: u64 = (HEADER + TABLE_BYTES) as u64;
 
 /// Why a database file cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -101,14 +107,35 @@ pub fn checksum(values: &[u8]) -> u64 {
     hash
 }
 
-fn header(variant: Variant, seeds: usize, values: &[u8]) -> [u8; HEADER] {
+/// The table of entries as stored.
+fn table(entries: &[Entry]) -> [u8; TABLE_BYTES] {
+    let mut table = [0u8; TABLE_BYTES];
+    for (n, e) in entries.iter().enumerate() {
+        table[3 * n..3 * n + 3].copy_from_slice(&[e.lo, e.hi, e.likely]);
+    }
+    table
+}
+
+/// The checksum of a layer's table and bytes.
+fn layer_checksum(table: &[u8], values: &[u8]) -> u64 {
+    let mut hash = checksum(table);
+    for &byte in values {
+        hash ^= byte as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+fn header(variant: Variant, seeds: usize, layer: &Layer) -> [u8; HEADER] {
     let mut header = [0u8; HEADER];
     header[..8].copy_from_slice(MAGIC);
     header[8..12].copy_from_slice(&VERSION.to_le_bytes());
     header[12] = variant_code(variant);
     header[13] = seeds as u8;
-    header[16..24].copy_from_slice(&(values.len() as u64).to_le_bytes());
-    header[24..32].copy_from_slice(&checksum(values).to_le_bytes());
+    header[14] = layer.table().len() as u8;
+    header[16..24].copy_from_slice(&(layer.len() as u64).to_le_bytes());
+    let sum = layer_checksum(&table(layer.table()), layer);
+    header[24..32].copy_from_slice(&sum.to_le_bytes());
     header
 }
 
@@ -117,7 +144,7 @@ pub fn write_layer(
     dir: &Path,
     variant: Variant,
     seeds: usize,
-    values: &[u8],
+    layer: &Layer,
 ) -> Result<PathBuf, FileError> {
     let path = path_of(dir, variant, seeds);
     let temporary = path.with_extension("egtb.partial");
@@ -127,9 +154,9 @@ pub fn write_layer(
     };
     fs::create_dir_all(dir).map_err(io)?;
     let mut file = fs::File::create(&temporary).map_err(io)?;
-    file.write_all(&header(variant, seeds, values))
-        .map_err(io)?;
-    file.write_all(values).map_err(io)?;
+    file.write_all(&header(variant, seeds, layer)).map_err(io)?;
+    file.write_all(&table(layer.table())).map_err(io)?;
+    file.write_all(layer).map_err(io)?;
     file.sync_all().map_err(io)?;
     drop(file);
     fs::rename(&temporary, &path).map_err(|error| FileError::Io {
@@ -212,7 +239,7 @@ pub fn open_layer(
             "holds {count} boards, a layer of {seeds} seeds has {expected}"
         )));
     }
-    let whole = HEADER as u64 + count;
+    let whole = OVERHEAD + count;
     if meta.len() != whole {
         return Err(FileError::Truncated {
             path: name,
@@ -220,24 +247,49 @@ pub fn open_layer(
             expected: whole,
         });
     }
-    let layer = values_of(file, whole as usize).map_err(io)?;
+    let used = head[14] as usize;
+    let mut stored = [0u8; TABLE_BYTES];
+    file.read_exact(&mut stored).map_err(io)?;
+    let entries: Vec<Entry> = stored
+        .chunks(3)
+        .take(used.min(room(seeds)))
+        .map(|e| Entry {
+            lo: e[0],
+            hi: e[1],
+            likely: e[2],
+        })
+        .collect();
+    let bytes = bytes_of(file, whole as usize).map_err(io)?;
+    let layer = Layer::new(seeds, bytes, entries);
     let sum = u64::from_le_bytes(head[24..32].try_into().expect("8 bytes"));
-    if check == Check::Values
-        && (checksum(&layer) != sum || layer.iter().any(|&v| (v & VALUE) as usize > seeds))
-    {
+    if check == Check::Values && (layer_checksum(&stored, &layer) != sum || !sound(&layer, seeds)) {
         return Err(FileError::Checksum { path: name });
     }
     Ok(layer)
 }
 
-/// The values of an open layer file of `len` bytes whose header was read: mapped where the
-/// system can map files, read otherwise.
-fn values_of(mut file: fs::File, len: usize) -> std::io::Result<Layer> {
+/// Whether every byte of a layer is one a build writes: a value up to the seed count, or the
+/// number of an entry of the table past it, every entry `lo <= likely <= hi`, `lo < hi <= k`.
+fn sound(layer: &Layer, seeds: usize) -> bool {
+    let k = seeds as u8;
+    let table = layer.table();
+    table
+        .iter()
+        .all(|e| e.lo < e.hi && e.hi <= k && (e.lo..=e.hi).contains(&e.likely))
+        && layer
+            .iter()
+            .all(|&b| b <= k || ((b - k - 1) as usize) < table.len())
+}
+
+/// The bytes of an open layer file of `len` bytes whose header and table were read: mapped
+/// where the system can map files, read otherwise.
+fn bytes_of(mut file: fs::File, len: usize) -> std::io::Result<Bytes> {
+    let skip = OVERHEAD as usize;
     #[cfg(unix)]
-    if let Ok(mapping) = super::layer::Mapping::new(&file, len, HEADER) {
-        return Ok(Layer::Mapped(mapping));
+    if let Ok(mapping) = super::layer::Mapping::new(&file, len, skip) {
+        return Ok(Bytes::Mapped(mapping));
     }
-    let mut values = vec![0u8; len - HEADER];
+    let mut values = vec![0u8; len - skip];
     file.read_exact(&mut values)?;
-    Ok(Layer::Owned(values))
+    Ok(Bytes::Owned(values))
 }

@@ -1,22 +1,53 @@
-//! One layer's values as the engine reads them: mapped from its file where the system can map
-//! files (the pages are shared by every process probing the same file and read only when
-//! touched), or held in memory.
+//! One layer's bytes as the engine reads them, with its table (see `code`): mapped
+//! from its file where the system can map files (the pages are shared by every process probing
+//! the same file and read only when touched), or held in memory.
 
 use std::fs::File;
 use std::ops::Deref;
 
-/// The values of one layer, one byte a board.
-pub enum Layer {
-    /// Values in memory (a layer just built, or a system without `mmap`).
+use super::code::{self, Entry};
+
+/// One layer: a byte a board (see `code`) and the table its cycling boards number.
+pub struct Layer {
+    seeds: usize,
+    bytes: Bytes,
+    table: Vec<Entry>,
+}
+
+/// Where a layer's bytes are.
+pub enum Bytes {
+    /// In memory (a layer just built, or a system without `mmap`).
     Owned(Vec<u8>),
-    /// Values mapped from a file, after its header.
+    /// Mapped from a file, after its header and table.
     #[cfg(unix)]
     Mapped(Mapping),
 }
 
-impl From<Vec<u8>> for Layer {
-    fn from(values: Vec<u8>) -> Layer {
-        Layer::Owned(values)
+impl Layer {
+    /// The layer of `seeds` seeds made of `bytes` and its `table`.
+    pub fn new(seeds: usize, bytes: Bytes, table: Vec<Entry>) -> Layer {
+        Layer {
+            seeds,
+            bytes,
+            table,
+        }
+    }
+
+    /// A solved layer from every board's entry.
+    pub fn from_entries(seeds: usize, entries: &[Entry]) -> Layer {
+        let (bytes, table) = code::encode(entries, seeds);
+        Layer::new(seeds, Bytes::Owned(bytes), table)
+    }
+
+    /// The table of the cycling boards' entries.
+    pub fn table(&self) -> &[Entry] {
+        &self.table
+    }
+
+    /// What the layer holds of the board of index `i`.
+    #[inline]
+    pub fn entry(&self, i: usize) -> Entry {
+        code::entry(self[i], &self.table, self.seeds)
     }
 }
 
@@ -25,17 +56,17 @@ impl Deref for Layer {
 
     #[inline]
     fn deref(&self) -> &[u8] {
-        match self {
-            Layer::Owned(values) => values,
+        match &self.bytes {
+            Bytes::Owned(values) => values,
             #[cfg(unix)]
-            Layer::Mapped(mapping) => mapping.values(),
+            Bytes::Mapped(mapping) => mapping.values(),
         }
     }
 }
 
 impl std::fmt::Debug for Layer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Layer({} boards)", self.len())
+        write!(f, "Layer({} seeds, {} boards)", self.seeds, self.len())
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod cli;
+pub mod code;
 pub mod cycles;
 pub mod file;
 pub mod index;

@@ -73,7 +73,7 @@ pub fn status(dir: &Path) -> Vec<Installed> {
                 match open_layer(dir, variant, seeds, Check::Header) {
                     Ok(_) => {
                         installed.layers += 1;
-                        installed.bytes += layer_size(seeds) + 32;
+                        installed.bytes += layer_size(seeds) + super::file::OVERHEAD;
                     }
                     Err(FileError::Missing { path }) => {
                         if let Some(above) = (seeds + 1..=super::MAX_LOADED_SEEDS)

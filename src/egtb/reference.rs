@@ -4,11 +4,13 @@
 //! answers only for boards from which no line meets a repetition (after a capture no earlier
 //! position can recur, so such a board's value depends on the board alone). [`thresholds`]
 //! computes the database's definition for every board, cycles included, the textbook way: one
-//! win set and one loss set per threshold, grown by whole passes until nothing changes, the
-//! boards in neither set taking the repetition scored on themselves.
+//! win set and one loss set per threshold, grown by whole passes until nothing changes: a
+//! board's `lo` is the highest threshold it wins, its `hi` the last one it does not lose; the
+//! same sets with captures counted by their likeliest shares give the likeliest share.
 
 use std::collections::HashMap;
 
+use super::code::Entry;
 use super::index::{Boards, layer_size, rank};
 use super::solve::{Children, children, own_row};
 use pion_rules::awale::{PITS, Variant};
@@ -90,12 +92,15 @@ impl Exhaustive {
     }
 }
 
-/// The database's values for every layer up to `max_seeds`, by per-threshold win and loss sets.
-pub fn thresholds(max_seeds: usize, variant: Variant) -> Vec<Vec<u8>> {
-    let mut layers: Vec<Vec<u8>> = Vec::new();
+/// The database's entry of every board of every layer up to `max_seeds`, by per-threshold win
+/// and loss sets: `lo` the most seeds the mover can force, `hi` the most the opponent lets it
+/// have, with the captures counted by their children's bounds; and the likeliest share, the
+/// same sets with the captures counted by their children's likeliest shares, each board then
+/// taking the repetition scored on itself.
+pub fn thresholds(max_seeds: usize, variant: Variant) -> Vec<Vec<Entry>> {
+    let mut layers: Vec<Vec<Entry>> = Vec::new();
     for k in 0..=max_seeds {
-        let size = layer_size(k) as usize;
-        let boards: Vec<[u8; PITS]> = Boards::new(k, 0, size as u64).collect();
+        let boards: Vec<[u8; PITS]> = Boards::new(k, 0, layer_size(k)).collect();
         let kids: Vec<Children> = boards
             .iter()
             .map(|pits| {
@@ -104,51 +109,77 @@ pub fn thresholds(max_seeds: usize, variant: Variant) -> Vec<Vec<u8>> {
                 kids
             })
             .collect();
-        // win[t][i]: the mover can force at least t seeds; lose[t][i]: the opponent can hold
-        // the mover below t. Thresholds 1..=k (index 0 unused).
-        let mut win = vec![vec![false; size]; k + 1];
-        let mut lose = vec![vec![false; size]; k + 1];
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for t in 1..=k {
-                for i in 0..size {
-                    // Does the move to `child` give the mover at least t seeds (`at_least`),
-                    // or hold it below t whatever follows (`below`)? A child after a capture has
-                    // its value; a child in the layer needs the opponent's sets at k - t + 1.
-                    let (mut w, mut l) = (false, true);
-                    for child in kids[i].iter() {
-                        let child_seeds: usize = child.iter().map(|&s| s as usize).sum();
-                        let c = rank(child) as usize;
-                        let (at_least, below) = if child_seeds < k {
-                            let mine = k - layers[child_seeds][c] as usize;
-                            (mine >= t, mine < t)
-                        } else {
-                            (lose[k - t + 1][c], win[k - t + 1][c])
-                        };
-                        w |= at_least;
-                        l &= below;
-                    }
-                    if w && !win[t][i] {
-                        win[t][i] = true;
-                        changed = true;
-                    }
-                    if l && !lose[t][i] {
-                        lose[t][i] = true;
-                        changed = true;
-                    }
+        // What a capture into `child` leaves the opponent: its bounds, or its likeliest share
+        // as both bounds.
+        let bounds = sets(k, &kids, |seeds, c| {
+            let e = layers[seeds][c];
+            (e.lo, e.hi)
+        });
+        let likely = sets(k, &kids, |seeds, c| {
+            let e = layers[seeds][c];
+            (e.likely, e.likely)
+        });
+        let entries = (0..boards.len())
+            .map(|i| Entry {
+                lo: bounds[i].0,
+                hi: bounds[i].1,
+                likely: likely[i]
+                    .0
+                    .max(likely[i].1.min(own_row(&boards[i])))
+                    .clamp(bounds[i].0, bounds[i].1),
+            })
+            .collect();
+        layers.push(entries);
+    }
+    layers
+}
+
+/// The bounds `(lo, hi)` of every board of a layer of `k` seeds whose children are `kids`,
+/// a capture into a board of the smaller layer `seeds` leaving the opponent between the bounds
+/// `captured(seeds, index)`.
+fn sets(k: usize, kids: &[Children], captured: impl Fn(usize, usize) -> (u8, u8)) -> Vec<(u8, u8)> {
+    let size = kids.len();
+    // win[t][i]: the mover can force at least t seeds; lose[t][i]: the opponent can hold
+    // the mover below t. Thresholds 1..=k (index 0 unused).
+    let mut win = vec![vec![false; size]; k + 1];
+    let mut lose = vec![vec![false; size]; k + 1];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for t in 1..=k {
+            for i in 0..size {
+                // Does the move to `child` give the mover at least t seeds (`at_least`), or
+                // hold it below t whatever follows (`below`)? A child after a capture has its
+                // bounds; a child in the layer needs the opponent's sets at k - t + 1.
+                let (mut w, mut l) = (false, true);
+                for child in kids[i].iter() {
+                    let child_seeds: usize = child.iter().map(|&s| s as usize).sum();
+                    let c = rank(child) as usize;
+                    let (at_least, below) = if child_seeds < k {
+                        let (lo, hi) = captured(child_seeds, c);
+                        (k - hi as usize >= t, k - (lo as usize) < t)
+                    } else {
+                        (lose[k - t + 1][c], win[k - t + 1][c])
+                    };
+                    w |= at_least;
+                    l &= below;
+                }
+                if w && !win[t][i] {
+                    win[t][i] = true;
+                    changed = true;
+                }
+                if l && !lose[t][i] {
+                    lose[t][i] = true;
+                    changed = true;
                 }
             }
         }
-        let values = (0..size)
-            .map(|i| {
-                (1..=k)
-                    .rev()
-                    .find(|&t| win[t][i] || (!lose[t][i] && own_row(&boards[i]) as usize >= t))
-                    .unwrap_or(0) as u8
-            })
-            .collect();
-        layers.push(values);
     }
-    layers
+    (0..size)
+        .map(|i| {
+            let lo = (1..=k).rev().find(|&t| win[t][i]).unwrap_or(0);
+            let hi = (1..=k).find(|&t| lose[t][i]).map_or(k, |t| t - 1);
+            (lo as u8, hi as u8)
+        })
+        .collect()
 }

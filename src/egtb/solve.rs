@@ -3,20 +3,26 @@
 //! The value of a board is how many of its `k` seeds the side to move ends with under best play
 //! (captured from now on, or left on its side when the game ends). A move that captures leads to a
 //! smaller layer, already solved; a move that does not stays in the layer, and those moves can
-//! cycle. Either way the mover ends with `k - v(child)`, `v(child)` being the opponent's share.
+//! cycle. Either way the mover ends with `k` less the opponent's share of the child.
 //!
 //! Within a layer two bounds are iterated to their fixpoint from below and above:
-//! `lo` is what the mover can force by reaching the end of the game (or a capture), whatever the
-//! opponent does, and `k - hi` what the opponent can force likewise. A board with `lo == hi` is
-//! settled by play that ends; between the two, both sides can keep the game inside the layer and
+//! `lo` is what the mover can force by play that ends, whatever the opponent does, and `k - hi`
+//! what the opponent can force likewise. A capture counts by the smaller layer's bounds of its
+//! child, not by a value: a board whose every line leaves the layer by a capture into a board
+//! that cycles is not settled either. A board with `lo == hi` is settled by play that ends
+//! (every line ends, under any rule for repetitions); between the two, both sides can keep the game inside the layer and
 //! neither can leave it without doing worse, so the game goes on until a position repeats, and
-//! the repetition gives each side the seeds on its own row. Such a board takes the value it would
-//! have if the repetition were scored on it: `max(lo, min(hi, own row))` (see docs/egtb.md for
-//! what this means for cycles and how it is tested).
+//! the repetition gives each side the seeds on its own row. Such a board keeps both bounds, and
+//! a likeliest share between them: the value it would have if every repetition were scored on
+//! the board where play entered the cycle, `max(lo, min(hi, own row))` for bounds computed with
+//! the captures counted by their children's likeliest shares (the convention of the Awari
+//! databases; see `code`, and docs/egtb.md for what this means and how it is tested).
 
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use super::code::Entry;
 use super::index::{Boards, layer_size, rank};
+use super::layer::Layer;
 use pion_rules::awale::{Awale, PITS, Variant};
 use pion_rules::game::{Game, Player};
 
@@ -106,48 +112,34 @@ impl Bits {
     }
 }
 
-/// The mark of a board whose `lo < hi`: its value depends on where a repetition is scored,
-/// so the engine does not take it as exact (docs/egtb.md, "Cycles and repetition").
-pub const CYCLE: u8 = 0x80;
-/// The bits of a stored byte that hold the value.
-pub const VALUE: u8 = 0x7f;
-
 /// Solves the layer of `seeds` seeds; `lower[j]` holds the solved layer of `j` seeds for every
-/// `j < seeds`. The work is split over `threads` threads. Each byte is the board's value,
-/// marked with [`CYCLE`] where it is the repetition's.
+/// `j < seeds`. The work is split over `threads` threads.
 pub fn solve_layer(
     seeds: usize,
     variant: Variant,
-    lower: &[impl std::ops::Deref<Target = [u8]> + Sync],
+    lower: &[Layer],
     threads: usize,
     progress: &dyn Progress,
-) -> Vec<u8> {
-    let (lo, hi) = solve_bounds(seeds, variant, lower, threads, progress);
-    let mut values = vec![0u8; lo.len()];
-    for (i, pits) in Boards::new(seeds, 0, lo.len() as u64).enumerate() {
-        let (l, h) = (lo[i], hi[i]);
-        debug_assert!(l <= h);
-        values[i] = l.max(h.min(own_row(&pits))) | if l < h { CYCLE } else { 0 };
-    }
-    values
+) -> Layer {
+    Layer::from_entries(seeds, &solve(seeds, variant, lower, threads, progress))
 }
 
-/// The two bounds of every board of the layer of `seeds` seeds (see the module comment):
-/// `lo` what the side to move can force by play that ends, `k - hi` what the opponent can.
-/// Given the smaller layers, whatever the rule that scores a repetition, the value under best
-/// play lies between them.
+/// Every board's entry in the layer of `seeds` seeds (see the module comment): `lo` what the
+/// side to move can force by play that ends, `k - hi` what the opponent can, so that whatever
+/// the rule that scores a repetition, the value under best play lies between them; and the
+/// likeliest share, the value when every repetition is scored on the board where play entered
+/// it and every capture counts by its child's likeliest share.
 ///
 /// One pass generates every board's moves, scores the captures from the smaller layers and
-/// keeps the indices of the children inside the layer (4 bytes a move); the sweeps then read
-/// only those, and a board is looked at again only when one of its children changed in the
-/// sweep before.
-pub fn solve_bounds(
+/// keeps the indices of the children inside the layer (4 bytes a move); two fixpoints then read
+/// only those, one for the bounds and one for the likeliest shares.
+pub fn solve(
     seeds: usize,
     variant: Variant,
-    lower: &[impl std::ops::Deref<Target = [u8]> + Sync],
+    lower: &[Layer],
     threads: usize,
     progress: &dyn Progress,
-) -> (Vec<u8>, Vec<u8>) {
+) -> Vec<Entry> {
     assert!(lower.len() >= seeds, "the smaller layers come first");
     let size = layer_size(seeds) as usize;
     assert!(size < NONE as usize, "a layer's indices fit in 32 bits");
@@ -155,28 +147,28 @@ pub fn solve_bounds(
     let threads = threads.max(1);
     // Chunks of whole 64-board words, so that each thread owns its words of the bit sets.
     let chunk = size.div_ceil(threads).div_ceil(64).max(1) * 64;
-    // base: the best the mover gets by a capture (0 without one); lo and hi as above.
-    let mut base = vec![0u8; size];
+    // The best the mover gets by a capture ((0, 0) without one): by the children's bounds, and
+    // by their likeliest shares.
+    let mut by_bounds = vec![(0u8, 0u8); size];
+    let mut by_likely = vec![(0u8, 0u8); size];
     let mut edges = vec![NONE; size * SLOTS];
-    let lo: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    let hi: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(k)).collect();
-
     std::thread::scope(|scope| {
-        for (t, (base, edges)) in base
+        for (t, ((by_bounds, by_likely), edges)) in by_bounds
             .chunks_mut(chunk)
+            .zip(by_likely.chunks_mut(chunk))
             .zip(edges.chunks_mut(chunk * SLOTS))
             .enumerate()
         {
-            let (lo, hi) = (&lo, &hi);
             scope.spawn(move || {
                 let start = t * chunk;
                 let mut kids = Children::default();
                 let mut counted = 0;
                 for (offset, pits) in
-                    Boards::new(seeds, start as u64, (start + base.len()) as u64).enumerate()
+                    Boards::new(seeds, start as u64, (start + edges.len() / SLOTS) as u64)
+                        .enumerate()
                 {
                     children(&pits, variant, &mut kids);
-                    let mut best = 0u8;
+                    let (mut best_lo, mut best_hi, mut best_likely) = (0u8, 0u8, 0u8);
                     let mut inner = 0;
                     for child in kids.iter() {
                         let child_seeds = seeds_of(child);
@@ -184,17 +176,15 @@ pub fn solve_bounds(
                             edges[offset * SLOTS + inner] = rank(child) as u32;
                             inner += 1;
                         } else {
-                            let v = lower[child_seeds][rank(child) as usize] & VALUE;
-                            best = best.max(k - v);
+                            // The opponent can force `lo` there and be held to `hi`.
+                            let e = lower[child_seeds].entry(rank(child) as usize);
+                            best_lo = best_lo.max(k - e.hi);
+                            best_hi = best_hi.max(k - e.lo);
+                            best_likely = best_likely.max(k - e.likely);
                         }
                     }
-                    base[offset] = best;
-                    let i = start + offset;
-                    lo[i].store(best, Ordering::Relaxed);
-                    if inner == 0 {
-                        // The end of the game (no child) or captures only: settled.
-                        hi[i].store(best, Ordering::Relaxed);
-                    }
+                    by_bounds[offset] = (best_lo, best_hi);
+                    by_likely[offset] = (best_likely, best_likely);
                     counted += 1;
                     if counted == 1 << 16 {
                         progress.advance(counted);
@@ -205,7 +195,48 @@ pub fn solve_bounds(
             });
         }
     });
+    let (lo, hi) = fixpoint(k, &by_bounds, &edges, threads, chunk, progress);
+    drop(by_bounds);
+    let (likely_lo, likely_hi) = fixpoint(k, &by_likely, &edges, threads, chunk, progress);
+    drop(edges);
+    Boards::new(seeds, 0, size as u64)
+        .enumerate()
+        .map(|(i, pits)| {
+            let likely = likely_lo[i].max(likely_hi[i].min(own_row(&pits)));
+            Entry {
+                lo: lo[i],
+                hi: hi[i],
+                // Between the bounds: the captures' likeliest shares lie within theirs.
+                likely: likely.clamp(lo[i], hi[i]),
+            }
+        })
+        .collect()
+}
 
+/// The least and greatest fixpoint of the bounds of a layer whose boards get `base` by their
+/// best capture (`(0, 0)` without one) and move to the boards `edges` lists inside the layer.
+/// A board is looked at again only when one of its children changed in the sweep before.
+fn fixpoint(
+    k: u8,
+    base: &[(u8, u8)],
+    edges: &[u32],
+    threads: usize,
+    chunk: usize,
+    progress: &dyn Progress,
+) -> (Vec<u8>, Vec<u8>) {
+    let size = base.len();
+    let lo: Vec<AtomicU8> = base.iter().map(|&(l, _)| AtomicU8::new(l)).collect();
+    // A board with no move inside the layer (the end of the game, or captures only) has the
+    // bounds of its captures from the start.
+    let hi: Vec<AtomicU8> = (0..size)
+        .map(|i| {
+            AtomicU8::new(if edges[i * SLOTS] == NONE {
+                base[i].1
+            } else {
+                k
+            })
+        })
+        .collect();
     // Boards whose bounds changed in the last sweep: at first, every board.
     let mut changed_before = Bits::new(size, true);
     let mut sweep = 0;
@@ -215,7 +246,7 @@ pub fn solve_bounds(
         let changed = AtomicU64::new(0);
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let (lo, hi, base, edges) = (&lo, &hi, &base, &edges);
+                let (lo, hi) = (&lo, &hi);
                 let (before, now, changed) = (&changed_before, &changed_now, &changed);
                 scope.spawn(move || {
                     let mut count = 0;
@@ -230,7 +261,7 @@ pub fn solve_bounds(
                         if sweep > 1 && !kids.iter().any(|&c| before.get(c as usize)) {
                             continue;
                         }
-                        let (mut new_lo, mut new_hi) = (base[i], base[i]);
+                        let (mut new_lo, mut new_hi) = base[i];
                         for &c in kids {
                             let c = c as usize;
                             new_lo = new_lo.max(k - hi[c].load(Ordering::Relaxed));
@@ -257,9 +288,6 @@ pub fn solve_bounds(
         }
         changed_before = changed_now;
     }
-
-    drop(edges);
-    drop(base);
     (
         lo.into_iter().map(AtomicU8::into_inner).collect(),
         hi.into_iter().map(AtomicU8::into_inner).collect(),

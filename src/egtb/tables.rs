@@ -5,7 +5,7 @@ use std::path::Path;
 use super::file::{Check, FileError, open_layer, path_of};
 use super::index::rank;
 use super::layer::Layer;
-use super::solve::{CYCLE, VALUE, turn};
+use super::solve::turn;
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::{Game, Player};
 
@@ -19,13 +19,21 @@ pub struct Tables {
 /// What a database says about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Probe {
-    /// How many of the seeds on the board the side to move ends with.
+    /// How many of the seeds on the board the side to move ends with: the value of a settled
+    /// board, the likeliest share of one that can cycle.
     pub share: u8,
     /// The final margin for the side to move: its captures and share, less the opponent's.
     pub margin: i32,
-    /// Whether the share is the value of a repetition scored on this board, which the
-    /// first-repetition rule need not give (the board is not settled by play that ends).
+    /// Whether play from the board can cycle (it is not settled by play that ends): the
+    /// share is then an estimate between the bounds, which pion's first-repetition rule need
+    /// not give.
     pub cycle: bool,
+    /// The final margin the side to move can force by play that ends (`lo`), and the most the
+    /// opponent lets it have likewise (`hi`): equal to `margin` on a settled board, around it
+    /// on a cycling one, where the game's result lies between them.
+    pub low: i32,
+    /// See `low`.
+    pub high: i32,
 }
 
 impl Tables {
@@ -88,17 +96,19 @@ impl Tables {
         let layer = self.layers.get(seeds)?;
         let me = position.side_to_move();
         let board = if me == Player::One { *pits } else { turn(pits) };
-        // A value above the seed count can only come from a damaged file (the checksum is
-        // read by builds and `verify`, not at every start): clamped, it stays a legal share.
-        let byte = layer[rank(&board) as usize];
-        let share = (byte & VALUE).min(seeds as u8);
+        let entry = layer.entry(rank(&board) as usize);
         let captured = position.captured();
-        let own = captured[me.index()] as i32 + share as i32;
-        let theirs = captured[me.other().index()] as i32 + (seeds as i32 - share as i32);
+        let (own, theirs) = (
+            captured[me.index()] as i32,
+            captured[me.other().index()] as i32,
+        );
+        let margin = |share: u8| own + share as i32 - theirs - (seeds as i32 - share as i32);
         Some(Probe {
-            share,
-            margin: own - theirs,
-            cycle: byte & CYCLE != 0,
+            share: entry.likely,
+            margin: margin(entry.likely),
+            cycle: !entry.is_settled(),
+            low: margin(entry.lo),
+            high: margin(entry.hi),
         })
     }
 }

@@ -144,6 +144,11 @@ pub trait Profile: Game {
     /// From this remaining depth on, late quiet moves are first searched two plies shallower
     /// rather than one; `None`: always one.
     const DEEP_REDUCTION_DEPTH: Option<i32> = None;
+    /// Whether a node with proven bounds that do not settle the window ([`Exact::settle`]),
+    /// in a search whose root has none, is a leaf at its likeliest value
+    /// ([`Horizon::Bounded`]); a search whose root has bounds searches on through such nodes,
+    /// to its horizon. `false`: always searched on.
+    const BOUNDS_AS_LEAVES: bool = false;
     /// Whether the horizon plays out noisy moves (those [`Evaluate::order_score`] scores above
     /// zero) before trusting the static value: a quiescence search.
     const QUIESCENCE: bool = false;
@@ -173,8 +178,9 @@ pub trait Exact: Game {
     }
     /// At the root only: removes moves that give away what the game's exact knowledge proves
     /// the position worth, where the search alone might not see it (at least one move stays).
-    fn prune_root(&self, moves: &mut Self::Moves) {
-        let _ = moves;
+    /// `repeats` says whether a child repeats a position of the game (and so ends it).
+    fn prune_root(&self, moves: &mut Self::Moves, repeats: &dyn Fn(&Self) -> bool) {
+        let _ = (moves, repeats);
     }
     /// What interior nodes of the search ask, given the legal moves (at least one): proven
     /// bounds `(low, high)` on the final margin for the side to move, equal when
@@ -210,6 +216,18 @@ pub enum Horizon {
     Exact(i32),
     /// A static estimate, as [`Evaluate::evaluate`] gives it.
     Heuristic(i32),
+    /// Proven bounds on the final margin for the side to move, `low < high`, and the likeliest
+    /// margin between them: the search scores the likeliest margin like a proven result, so
+    /// that it ranks with the exact leaves around it, but counts it as a heuristic leaf: a
+    /// root value resting on it is never exact.
+    Bounded {
+        /// The least final margin the side to move can force.
+        low: i32,
+        /// The most final margin the opponent lets it have.
+        high: i32,
+        /// The likeliest final margin.
+        likely: i32,
+    },
 }
 
 /// [`Evaluate::horizon`] from its parts: the structural exact value, the end of the game, and

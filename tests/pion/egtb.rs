@@ -274,7 +274,7 @@ fn a_huge_sparse_file_named_like_a_layer_is_refused_by_its_length_before_it_is_r
     let errors: Vec<_> = replies.iter().filter(|l| l.starts_with("error")).collect();
     assert_eq!(errors.len(), 1, "{replies:?}");
     assert!(
-        errors[0].contains("2147483648 bytes, expected 110"),
+        errors[0].contains("2147483648 bytes, expected 878"),
         "{}",
         errors[0]
     );
@@ -492,5 +492,85 @@ fn a_build_whose_reader_left_finishes_without_a_panic() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && !err.contains("panicked"), "{err}");
     assert_eq!(files(&dir).len(), 7, "the build went on");
+    let _ = fs::remove_dir_all(dir);
+}
+
+#[test]
+fn probe_says_settled_results_and_the_bounds_of_boards_that_cycle() {
+    let dir = scratch("egtb-probe-cli");
+    build(&dir, 6);
+    let row = |r: &[u8]| r.iter().map(u8::to_string).collect::<Vec<_>>().join(",");
+    let result = |m: i32| match m {
+        0 => "draw".to_string(),
+        m if m > 0 => format!("win {m}"),
+        m => format!("loss {}", -m),
+    };
+    // From the per-threshold reference: a board that cannot cycle (its exhaustive value) and
+    // one that can (its two bounds), with 21 seeds captured each.
+    let bounds = pion::egtb::reference::thresholds(6, Variant::Standard);
+    let mut exhaustive = Exhaustive::new(Variant::Standard);
+    let boards: Vec<[u8; 12]> = Boards::new(6, 0, layer_size(6)).collect();
+    let settled = (0..boards.len())
+        .step_by(11)
+        .find_map(|i| {
+            let pits = &boards[i];
+            (pits[..6].iter().any(|&s| s > 0))
+                .then(|| exhaustive.value(pits))
+                .flatten()
+                .map(|share| (pits, 2 * share as i32 - 6))
+        })
+        .expect("a board that cannot cycle");
+    let (cycling, entry) = (0..boards.len())
+        .map(|i| (&boards[i], bounds[6][i]))
+        .find(|(_, e)| !e.is_settled())
+        .expect("a board that cycles");
+    let position = |pits: &[u8; 12]| format!("{}/{}/21,21 1", row(&pits[..6]), row(&pits[6..]));
+    let input = [
+        position(settled.0),
+        "garbage".to_string(),
+        position(cycling),
+        "0,0,0,0,0,0/1,1,0,0,0,0/21,25 1".to_string(),
+        "4,4,4,4,4,4/4,4,4,4,4,4/0,0 1".to_string(),
+    ];
+    let mut child = Command::new(PION)
+        .args(["egtb", "probe", "--dir"])
+        .arg(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("pion runs");
+    writeln!(child.stdin.take().expect("stdin"), "{}", input.join("\n")).expect("written");
+    let out = child.wait_with_output().expect("pion's output");
+    assert!(out.status.success());
+    let lines: Vec<String> = String::from_utf8(out.stdout)
+        .expect("UTF-8")
+        .lines()
+        .map(String::from)
+        .collect();
+    let margin = |share: u8| 2 * share as i32 - 6;
+    assert_eq!(
+        lines,
+        [
+            format!("settled {}", result(settled.1)),
+            "error bad position 'garbage': expected PITS/PITS/CAPTURES SIDE".to_string(),
+            format!(
+                "bounds {} .. {}, likely {}",
+                result(margin(entry.lo)),
+                result(margin(entry.hi)),
+                result(margin(entry.likely))
+            ),
+            "over".to_string(),
+            "beyond 6 seeds".to_string(),
+        ]
+    );
+    // One position as an argument: a bad one is one line on stderr and a failure.
+    let out = run_bounded(
+        &["egtb", "probe", "--dir", dir.to_str().unwrap(), "1,2/3 1"],
+        &dir,
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad position '1,2/3 1'"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     let _ = fs::remove_dir_all(dir);
 }

@@ -17,6 +17,7 @@ mod play;
 mod protocol;
 mod protocol_doc;
 mod python_engine;
+mod repetition_losses;
 mod review;
 mod search;
 mod ugi_options;

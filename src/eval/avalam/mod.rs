@@ -424,6 +424,7 @@ mod tests {
                     match h {
                         Horizon::Exact(_) => exact += 1,
                         Horizon::Heuristic(_) => heuristic += 1,
+                        Horizon::Bounded { .. } => panic!("Avalam has no bounded leaves"),
                     }
                     let mut moves = <Avalam as Game>::Moves::default();
                     pos.legal_moves(&mut moves);

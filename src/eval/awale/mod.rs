@@ -183,6 +183,10 @@ impl Profile for Awale {
     /// docs/engine.md ("time to depth").
     const ASPIRATION: Option<i32> = Some(25);
     const DEEP_REDUCTION_DEPTH: Option<i32> = Some(4);
+    /// A search from outside the endgame databases takes their boards that can cycle at their
+    /// likeliest value (the repetition scored on the board); one from inside searches their
+    /// cycles (docs/egtb.md, "Bounds").
+    const BOUNDS_AS_LEAVES: bool = true;
 }
 
 impl Evaluate for Awale {
@@ -198,11 +202,16 @@ impl Evaluate for Awale {
     }
 
     /// One probe serves both the exact value and, on a cycling board, the static value: the
-    /// database's share of a repetition scored here, in the evaluation's units.
+    /// database's share of a repetition scored here, in the evaluation's units, within the
+    /// bounds each side can force.
     #[inline]
     fn horizon(&self) -> Horizon {
         match crate::egtb::probe(self) {
-            Some(probe) if probe.cycle => Horizon::Heuristic(probe.margin * 100),
+            Some(probe) if probe.cycle => Horizon::Bounded {
+                low: probe.low,
+                high: probe.high,
+                likely: probe.margin,
+            },
             Some(probe) => Horizon::Exact(probe.margin),
             None if self.outcome().is_some() => Horizon::Exact(self.margin()),
             None => Horizon::Heuristic(self.evaluate()),

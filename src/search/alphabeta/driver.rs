@@ -83,6 +83,7 @@ impl<G: Evaluate> Driver<'_, G> {
         let started = self.clock.elapsed_ms();
         let s = &mut self.search;
         let (nodes_before, unproven_before, ends_before) = (s.nodes, s.unproven, s.ends);
+        let assumed_before = s.assumed;
         s.seldepth = 0;
         let v = self.root_value(depth);
         let s = &mut self.search;
@@ -99,7 +100,8 @@ impl<G: Evaluate> Driver<'_, G> {
         report(&self.last);
         let elapsed = self.last.time_ms;
         // Proven: deeper iterations would only say it again (`infinite` then waits for `stop`).
-        if exact || (self.settled(v) && !self.limits.infinite) {
+        let assumed = self.search.assumed > assumed_before;
+        if exact || (self.settled(v, assumed) && !self.limits.infinite) {
             return Flow::Stop;
         }
         let ends = self.search.ends - ends_before;
@@ -170,10 +172,13 @@ impl<G: Evaluate> Driver<'_, G> {
 
     /// Whether, under a time limit, the move to play can no longer change the result, so that
     /// the time left is better kept (on a clock) or given back: a single legal move, or a proven
-    /// win (`value`, a bound from below: a deeper search could only widen the margin). A proven
-    /// loss is searched on: deeper lines may lose by less or set the opponent harder problems.
-    fn settled(&self, value: i32) -> bool {
-        self.clock.budget().is_some() && (self.root.count_moves() == 1 || value >= value::WIN_MIN)
+    /// win (`value`, a bound from below: a deeper search could only widen the margin), unless
+    /// the iteration took leaves at their likeliest value (`assumed`): those a deeper search
+    /// can still overturn. A proven loss is searched on: deeper lines may lose by less or set
+    /// the opponent harder problems.
+    fn settled(&self, value: i32, assumed: bool) -> bool {
+        self.clock.budget().is_some()
+            && (self.root.count_moves() == 1 || (value >= value::WIN_MIN && !assumed))
     }
 
     /// Whether to try to solve the root after an iteration that met `ends` finished games and

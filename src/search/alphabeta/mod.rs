@@ -98,6 +98,9 @@ struct Search<'a, G: Evaluate> {
     repetitions: u64,
     /// Leaves that were finished games (or positions settled exactly without search).
     ends: u64,
+    /// Leaves taken at their likeliest value as if proven ([`Horizon::Bounded`]): heuristic
+    /// leaves too, counted apart so that a win resting on them does not end a timed search.
+    assumed: u64,
     /// Whether a solving attempt is running (no reductions: every line goes to its end).
     solving: bool,
     /// The node count at which a solving attempt gives up, and whether it did.
@@ -121,6 +124,8 @@ struct Search<'a, G: Evaluate> {
     root_best: Option<(G::Move, i32)>,
     /// The position searched.
     root: G,
+    /// Whether the root has proven bounds (see [`crate::search::Profile::BOUNDS_AS_LEAVES`]).
+    root_bounded: bool,
     /// The endgame database hits counted before this search.
     tb_start: u64,
 }
@@ -141,6 +146,7 @@ impl<'a, G: Evaluate> Search<'a, G> {
             unproven: 0,
             repetitions: 0,
             ends: 0,
+            assumed: 0,
             solving: false,
             node_cap: None,
             capped: false,
@@ -154,6 +160,11 @@ impl<'a, G: Evaluate> Search<'a, G> {
             pv_len: [0; MAX_PLY + 1],
             root_best: None,
             root: *game.position(),
+            root_bounded: G::BOUNDS_AS_LEAVES && {
+                let mut moves = G::Moves::default();
+                game.position().legal_moves(&mut moves);
+                !moves.as_ref().is_empty() && game.position().settle(&mut moves).is_some()
+            },
             tb_start: crate::egtb::hits(),
         };
         for pos in game.positions() {
@@ -209,6 +220,29 @@ impl<'a, G: Evaluate> Search<'a, G> {
         let (hash, mark) = (pos.hash(), pos.irreversible_count());
         // The last entry is the position itself.
         self.path[..self.path.len() - 1]
+            .iter()
+            .rev()
+            .take_while(|step| step.mark == mark)
+            .any(|step| step.hash == hash)
+    }
+
+    /// The value of a leaf with proven bounds and a likeliest margin between them: that margin,
+    /// scored like a proven result (so that it ranks with the settled leaves around it), but a
+    /// heuristic leaf for the proofs.
+    fn bounded_leaf(&mut self, low: i32, high: i32, likely: i32) -> i32 {
+        self.unproven += 1;
+        self.assumed += 1;
+        value::terminal(likely.clamp(low, high))
+    }
+
+    /// Whether `child`, one move after the last position of the path, repeats a position of
+    /// the path (the game's history included), which ends the game.
+    fn repeats(&self, child: &G) -> bool {
+        if !G::REPETITION_ENDS_GAME {
+            return false;
+        }
+        let (hash, mark) = (child.hash(), child.irreversible_count());
+        self.path
             .iter()
             .rev()
             .take_while(|step| step.mark == mark)

@@ -35,6 +35,7 @@ impl<G: Evaluate> Search<'_, G> {
                     self.unproven += 1;
                     value::heuristic(v)
                 }
+                Horizon::Bounded { low, high, likely } => self.bounded_leaf(low, high, likely),
             };
         }
         // The table is read after the moves are generated: start loading its entry now.
@@ -47,7 +48,7 @@ impl<G: Evaluate> Search<'_, G> {
         }
         let bounds = pos.settle(&mut moves);
         if ply == 0 {
-            pos.prune_root(&mut moves);
+            pos.prune_root(&mut moves, &|child| self.repeats(child));
         }
         // Not at the root: the root must still search its moves to know which one keeps the
         // value (the children are then scored exactly at once). Proven bounds that settle the
@@ -55,10 +56,20 @@ impl<G: Evaluate> Search<'_, G> {
         if ply > 0
             && let Some((low, high)) = bounds
         {
-            let (low, high) = (value::terminal(low), value::terminal(high));
-            if low == high || low >= beta || high <= alpha {
+            let (proven_low, proven_high) = (value::terminal(low), value::terminal(high));
+            if proven_low == proven_high || proven_low >= beta || proven_high <= alpha {
                 self.ends += 1;
-                return if high <= alpha { high } else { low };
+                return if proven_high <= alpha {
+                    proven_high
+                } else {
+                    proven_low
+                };
+            }
+            if G::BOUNDS_AS_LEAVES
+                && !self.root_bounded
+                && let Horizon::Bounded { low, high, likely } = pos.horizon()
+            {
+                return self.bounded_leaf(low, high, likely);
             }
         }
 

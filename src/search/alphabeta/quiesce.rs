@@ -14,10 +14,13 @@ impl<G: Evaluate> Search<'_, G> {
                 self.ends += 1;
                 return value::proven(pos, margin);
             }
-            Horizon::Heuristic(v) => value::heuristic(v),
+            Horizon::Heuristic(v) => {
+                // The static value is a guess: whatever comes of this node is unproven.
+                self.unproven += 1;
+                value::heuristic(v)
+            }
+            Horizon::Bounded { low, high, likely } => self.bounded_leaf(low, high, likely),
         };
-        // The static value is a guess: whatever comes of this node is unproven.
-        self.unproven += 1;
         self.seldepth = self.seldepth.max(ply);
         if stand >= beta || ply >= MAX_PLY - 1 {
             return stand;

@@ -280,6 +280,7 @@ fn minimax_then_captures(pos: &Awale, depth: i32, quiesce: bool) -> i32 {
     let stand = match pos.horizon() {
         crate::search::Horizon::Exact(margin) => return value::terminal(margin),
         crate::search::Horizon::Heuristic(v) => value::heuristic(v),
+        crate::search::Horizon::Bounded { likely, .. } => value::terminal(likely),
     };
     if depth <= 0 && !quiesce {
         return stand;
