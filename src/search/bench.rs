@@ -27,9 +27,9 @@ pub struct GameBench {
 }
 
 impl GameBench {
-    /// Nodes per second.
+    /// Nodes per second (0 under a millisecond).
     pub fn nps(&self) -> u64 {
-        self.nodes * 1000 / self.time_ms.max(1)
+        pion_protocol::nps(self.nodes, self.time_ms)
     }
 }
 
@@ -53,9 +53,9 @@ impl BenchReport {
         self.avalam.time_ms + self.awale.time_ms
     }
 
-    /// Overall nodes per second.
+    /// Overall nodes per second (0 under a millisecond).
     pub fn nps(&self) -> u64 {
-        self.nodes() * 1000 / self.time_ms().max(1)
+        pion_protocol::nps(self.nodes(), self.time_ms())
     }
 }
 

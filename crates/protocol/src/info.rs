@@ -258,15 +258,29 @@ pub struct Info {
 }
 
 impl Info {
-    /// Nodes per second.
+    /// Nodes per second (see [`nps`]).
     pub fn nps(&self) -> u64 {
-        self.nodes * 1000 / self.time_ms.max(1)
+        nps(self.nodes, self.time_ms)
     }
+}
+
+/// Nodes per second of `nodes` in `time_ms` milliseconds, or 0 when the time is 0 (under a
+/// millisecond: too short to measure, as `perft` says): the one formula of `info` and `bench`.
+pub fn nps(nodes: u64, time_ms: u64) -> u64 {
+    nodes.saturating_mul(1000).checked_div(time_ms).unwrap_or(0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nps_is_zero_under_a_millisecond_and_the_rate_otherwise() {
+        assert_eq!(nps(749, 0), 0);
+        assert_eq!(nps(749, 1), 749_000);
+        assert_eq!(nps(3_000, 1_500), 2_000);
+        assert_eq!(nps(u64::MAX, 1000), u64::MAX / 1000);
+    }
 
     #[test]
     fn scores_order_proofs_beyond_estimates_and_negate() {

@@ -19,7 +19,7 @@ pub mod uci;
 pub use command::{Command, GameKind, GoParams, MAX_DEPTH, Query, Start};
 pub use commands::{COMMANDS, CommandSpec, command_spec, help_lines};
 pub use heard::{Heard, parse_heard};
-pub use info::{Bound, EngineScore, Info, Proven, Score};
+pub use info::{Bound, EngineScore, Info, Proven, Score, nps};
 pub use input::{Line, LineReader, MAX_LINE};
 pub use parse::{ParseError, parse_command};
 pub use reply::{OptionKind, OptionSpec, Reply, Status};
