@@ -166,9 +166,9 @@ pub fn verify(tables: &Tables, samples: u64, budget: u64, seed: u64) -> VerifyRe
 /// project's machine: docs/egtb.md; small layers go faster, loaded machines slower).
 const BOARDS_PER_THREAD_SECOND: f64 = 0.5e6;
 /// Bytes a board of the layer being solved takes at the peak: 6 child indices of 4 bytes, the
-/// best capture's likeliest share twice, the two bounds and the two of the likeliest shares'
+/// best capture's likeliest share, the two bounds and the two of the likeliest shares'
 /// fixpoint, and the entry made of them.
-const BYTES_PER_SOLVED_BOARD: u64 = 6 * 4 + 2 + 4 + 3;
+const BYTES_PER_SOLVED_BOARD: u64 = 6 * 4 + 1 + 4 + 3;
 
 /// What a build will take, told before it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -232,11 +232,11 @@ pub fn run(action: EgtbAction) -> Result<(), String> {
             dir,
             variant,
         } => {
+            if variant == "all" {
+                return Err("probe answers for one variant: give --variant".into());
+            }
             let (dir, _) = directory(dir)?;
-            let variant = *variants(&variant)?
-                .first()
-                .filter(|_| variant != "all")
-                .ok_or("probe answers for one variant: give --variant")?;
+            let variant = variants(&variant)?[0];
             let tables = Tables::load(&dir, variant, MAX_SEEDS as usize, Check::Header)
                 .map_err(|e| e.to_string())?;
             let answer = |text: &str| match probe_line(&tables, text) {

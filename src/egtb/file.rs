@@ -97,16 +97,6 @@ pub fn path_of(dir: &Path, variant: Variant, seeds: usize) -> PathBuf {
     ))
 }
 
-/// FNV-1a, 64 bits: a checksum that needs no crate and catches damaged files.
-pub fn checksum(values: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &byte in values {
-        hash ^= byte as u64;
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
 /// The table of entries as stored.
 fn table(entries: &[Entry]) -> [u8; TABLE_BYTES] {
     let mut table = [0u8; TABLE_BYTES];
@@ -116,10 +106,11 @@ fn table(entries: &[Entry]) -> [u8; TABLE_BYTES] {
     table
 }
 
-/// The checksum of a layer's table and bytes.
+/// FNV-1a, 64 bits, of a layer's table then its bytes: a checksum that needs no crate and
+/// catches damaged files.
 fn layer_checksum(table: &[u8], values: &[u8]) -> u64 {
-    let mut hash = checksum(table);
-    for &byte in values {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &byte in table.iter().chain(values) {
         hash ^= byte as u64;
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }

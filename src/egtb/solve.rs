@@ -150,7 +150,7 @@ pub fn solve(
     // The best the mover gets by a capture ((0, 0) without one): by the children's bounds, and
     // by their likeliest shares.
     let mut by_bounds = vec![(0u8, 0u8); size];
-    let mut by_likely = vec![(0u8, 0u8); size];
+    let mut by_likely = vec![0u8; size];
     let mut edges = vec![NONE; size * SLOTS];
     std::thread::scope(|scope| {
         for (t, ((by_bounds, by_likely), edges)) in by_bounds
@@ -184,7 +184,7 @@ pub fn solve(
                         }
                     }
                     by_bounds[offset] = (best_lo, best_hi);
-                    by_likely[offset] = (best_likely, best_likely);
+                    by_likely[offset] = best_likely;
                     counted += 1;
                     if counted == 1 << 16 {
                         progress.advance(counted);
@@ -195,9 +195,10 @@ pub fn solve(
             });
         }
     });
-    let (lo, hi) = fixpoint(k, &by_bounds, &edges, threads, chunk, progress);
+    let (lo, hi) = fixpoint(k, |i| by_bounds[i], &edges, threads, chunk, progress);
     drop(by_bounds);
-    let (likely_lo, likely_hi) = fixpoint(k, &by_likely, &edges, threads, chunk, progress);
+    let likely_base = |i: usize| (by_likely[i], by_likely[i]);
+    let (likely_lo, likely_hi) = fixpoint(k, likely_base, &edges, threads, chunk, progress);
     drop(edges);
     Boards::new(seeds, 0, size as u64)
         .enumerate()
@@ -213,25 +214,25 @@ pub fn solve(
         .collect()
 }
 
-/// The least and greatest fixpoint of the bounds of a layer whose boards get `base` by their
-/// best capture (`(0, 0)` without one) and move to the boards `edges` lists inside the layer.
-/// A board is looked at again only when one of its children changed in the sweep before.
+/// The least and greatest fixpoint of the bounds of a layer whose board `i` gets `base(i)` by
+/// its best capture (`(0, 0)` without one) and moves to the boards `edges` lists inside the
+/// layer. A board is looked at again only when one of its children changed in the sweep before.
 fn fixpoint(
     k: u8,
-    base: &[(u8, u8)],
+    base: impl Fn(usize) -> (u8, u8) + Sync,
     edges: &[u32],
     threads: usize,
     chunk: usize,
     progress: &dyn Progress,
 ) -> (Vec<u8>, Vec<u8>) {
-    let size = base.len();
-    let lo: Vec<AtomicU8> = base.iter().map(|&(l, _)| AtomicU8::new(l)).collect();
+    let size = edges.len() / SLOTS;
+    let lo: Vec<AtomicU8> = (0..size).map(|i| AtomicU8::new(base(i).0)).collect();
     // A board with no move inside the layer (the end of the game, or captures only) has the
     // bounds of its captures from the start.
     let hi: Vec<AtomicU8> = (0..size)
         .map(|i| {
             AtomicU8::new(if edges[i * SLOTS] == NONE {
-                base[i].1
+                base(i).1
             } else {
                 k
             })
@@ -246,7 +247,7 @@ fn fixpoint(
         let changed = AtomicU64::new(0);
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let (lo, hi) = (&lo, &hi);
+                let (lo, hi, base) = (&lo, &hi, &base);
                 let (before, now, changed) = (&changed_before, &changed_now, &changed);
                 scope.spawn(move || {
                     let mut count = 0;
@@ -261,7 +262,7 @@ fn fixpoint(
                         if sweep > 1 && !kids.iter().any(|&c| before.get(c as usize)) {
                             continue;
                         }
-                        let (mut new_lo, mut new_hi) = base[i];
+                        let (mut new_lo, mut new_hi) = base(i);
                         for &c in kids {
                             let c = c as usize;
                             new_lo = new_lo.max(k - hi[c].load(Ordering::Relaxed));

@@ -18,7 +18,7 @@ use super::time::{self, Watch};
 use super::tt::{Bound, Table};
 use super::value::{self, INFINITY, MAX_PLY};
 use super::{EngineScore, Evaluate, Frontier, Horizon, Info, Limits, Score};
-use pion_rules::game::History;
+use pion_rules::game::{Game, History};
 
 /// The shallowest remaining depth at which children are probed before searching (ETC).
 const ETC_DEPTH: i32 = 3;
@@ -217,13 +217,8 @@ impl<'a, G: Evaluate> Search<'a, G> {
         if !G::REPETITION_ENDS_GAME {
             return false;
         }
-        let (hash, mark) = (pos.hash(), pos.irreversible_count());
         // The last entry is the position itself.
-        self.path[..self.path.len() - 1]
-            .iter()
-            .rev()
-            .take_while(|step| step.mark == mark)
-            .any(|step| step.hash == hash)
+        occurs(&self.path[..self.path.len() - 1], pos)
     }
 
     /// The value of a leaf with proven bounds and a likeliest margin between them: that margin,
@@ -238,14 +233,16 @@ impl<'a, G: Evaluate> Search<'a, G> {
     /// Whether `child`, one move after the last position of the path, repeats a position of
     /// the path (the game's history included), which ends the game.
     fn repeats(&self, child: &G) -> bool {
-        if !G::REPETITION_ENDS_GAME {
-            return false;
-        }
-        let (hash, mark) = (child.hash(), child.irreversible_count());
-        self.path
-            .iter()
-            .rev()
-            .take_while(|step| step.mark == mark)
-            .any(|step| step.hash == hash)
+        G::REPETITION_ENDS_GAME && occurs(&self.path, child)
     }
+}
+
+/// Whether `pos` is one of the `steps` since the last irreversible move.
+fn occurs<G: Game>(steps: &[Step], pos: &G) -> bool {
+    let (hash, mark) = (pos.hash(), pos.irreversible_count());
+    steps
+        .iter()
+        .rev()
+        .take_while(|step| step.mark == mark)
+        .any(|step| step.hash == hash)
 }
