@@ -42,6 +42,12 @@
 //!
 //! The weights it prints are rounded to integers for the `WEIGHTS` constant; a change is kept
 //! only after a referee match between the old and new binaries shows a gain (see docs/engine.md).
+//!
+//! With `TUNE_DUMP=FILE` (Awale), it fits nothing: it writes the samples for the evaluation's
+//! network instead (`scripts/train_network.py` says the format; the search's own value at each
+//! sampled position is in it too). Run it with `MALLOC_MMAP_THRESHOLD_=1048576`: each game
+//! allocates and frees two hash tables, and glibc's moving threshold otherwise takes them from a
+//! heap the samples kept meanwhile fragment (8000 games grew past 20 GB before it was set).
 
 // The small dense matrix code below reads best with explicit indices.
 #![allow(clippy::needless_range_loop)]
@@ -73,6 +79,15 @@ trait Tunable: SearchGame + Evaluate {
     /// Whether the search plays out captures past its horizon: then samples are the quiet
     /// positions those lines end on.
     const QUIET: bool = false;
+    /// The position as a line of numbers for `TUNE_DUMP` (the network's inputs and the
+    /// evaluation without the network), empty when the game has none.
+    fn raw(&self) -> String {
+        String::new()
+    }
+    /// The first line of a `TUNE_DUMP` file: what its numbers are.
+    fn raw_header() -> String {
+        String::new()
+    }
     /// The fitted weights as the eval file spells them.
     fn print_weights(w: &[f64]) {
         println!("WEIGHTS = [{}]", rounded(w));
@@ -170,6 +185,22 @@ impl Tunable for Awale {
     fn database_margin(&self) -> Option<i32> {
         pion::egtb::probe(self).map(|p| p.margin)
     }
+    fn raw(&self) -> String {
+        let (active, scalars) = pion::eval::awale::network::inputs(self);
+        let mut out: Vec<String> = active.iter().map(|a| a.to_string()).collect();
+        out.extend(scalars.iter().map(|x| x.to_string()));
+        // The evaluation without the network: what the network is trained to correct.
+        let base = self.evaluate() - pion::eval::awale::network::correction(self);
+        out.push(base.to_string());
+        out.join(" ")
+    }
+    fn raw_header() -> String {
+        use pion::eval::awale::network::{COUNTS, INPUTS, PIT_INPUTS, SCALARS};
+        format!(
+            "# inputs {INPUTS} pits {} scalars {SCALARS}",
+            PIT_INPUTS / COUNTS
+        )
+    }
     fn print_weights(w: &[f64]) {
         use pion::eval::awale::{BUCKETS, FEATURES, PAIR_BUCKETS, TABLE_ENTRIES};
         println!("WEIGHTS = [{}]", rounded(&w[..FEATURES]));
@@ -233,6 +264,19 @@ fn quiet_leaf<G: Evaluate>(pos: &G, mut alpha: i32, beta: i32, depth: u32) -> (i
     best
 }
 
+/// A reported score in centi-points (a proven result by its margin).
+fn centi(score: pion_protocol::Score) -> f64 {
+    use pion_protocol::Score;
+    match score {
+        Score::Centi(c) => c as f64,
+        Score::Win(n) => 100.0 * n as f64,
+        Score::Draw => 0.0,
+        Score::Loss(n) => -100.0 * n as f64,
+        // Only other engines say mate; pion's own search never does.
+        Score::Mate(n) => 2500.0 * (n as f64).signum(),
+    }
+}
+
 /// One labelled position.
 struct Sample {
     /// The non-zero features, by index (most of the tables' indicators are zero).
@@ -243,6 +287,10 @@ struct Sample {
     result: f64,
     /// Held out of the fit.
     held_out: bool,
+    /// The search's value where the sample was taken, in centi-points for the side to move.
+    score: f64,
+    /// The position as numbers, for `TUNE_DUMP`.
+    raw: String,
 }
 
 /// Plays `games` self-play games on every core (each game from its own seed drawn from `seed`,
@@ -253,6 +301,7 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
     let seeds: Vec<u64> = (0..games).map(|_| rng.random()).collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let next = std::sync::atomic::AtomicUsize::new(0);
+    let dumping = std::env::var_os("TUNE_DUMP").is_some();
     let mut played: Vec<(usize, Vec<Sample>, usize)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
@@ -263,7 +312,7 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
                         if g >= games {
                             return mine;
                         }
-                        let (samples, plies) = play_game::<G>(g, seeds[g], nodes);
+                        let (samples, plies) = play_game::<G>(g, seeds[g], nodes, dumping);
                         if (g + 1).is_multiple_of(500) {
                             eprintln!("{} games", g + 1);
                         }
@@ -289,7 +338,8 @@ fn self_play<G: Tunable>(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
 }
 
 /// One self-play game (number `g`, drawn from `seed`): its samples and its length in plies.
-fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64) -> (Vec<Sample>, usize) {
+/// With `dumping`, a sample keeps its numbers for the dump and not the fit's features.
+fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64, dumping: bool) -> (Vec<Sample>, usize) {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let limits = Limits {
         nodes: Some(nodes),
@@ -306,6 +356,8 @@ fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64) -> (Vec<Sample>, usize
     let mut game = History::new(G::start(G::Variant::default()));
     let opening = rng.random_range(G::OPENING.0..=G::OPENING.1);
     let mut positions = Vec::new();
+    // The search's own value of each position, for the side to move, in centi-points.
+    let mut scores = Vec::new();
     while game.outcome().is_none() {
         let ply = game.moves().len();
         let mv = if ply < opening {
@@ -315,13 +367,23 @@ fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64) -> (Vec<Sample>, usize
             list[rng.random_range(0..list.len())]
         } else {
             let pos = *game.position();
-            if pos.exact_value().is_none() || pos.database_margin().is_some() {
+            let sampled = pos.exact_value().is_none() || pos.database_margin().is_some();
+            if sampled {
                 positions.push(pos);
             }
             let side = pos.side_to_move().index();
-            players[side]
-                .search(&game, &limits, &stop, &mut |_| {})
-                .expect("a move while the game is on")
+            let mut score = 0.0;
+            let mv = players[side]
+                .search(&game, &limits, &stop, &mut |info| {
+                    if let Some(s) = &info.score {
+                        score = centi(s.value);
+                    }
+                })
+                .expect("a move while the game is on");
+            if sampled {
+                scores.push(score);
+            }
+            mv
         };
         game.play(mv);
     }
@@ -342,21 +404,27 @@ fn play_game<G: Tunable>(g: usize, seed: u64, nodes: u64) -> (Vec<Sample>, usize
         }
     }
     labels.reverse();
-    for (pos, margin) in positions.into_iter().zip(labels) {
-        let (leaf, margin) = if G::QUIET {
+    for ((pos, margin), score) in positions.into_iter().zip(labels).zip(scores) {
+        let (leaf, margin, score) = if G::QUIET {
             match quiet_leaf(&pos, -i32::MAX, i32::MAX, 12).1 {
-                Some(leaf) if leaf.side_to_move() == pos.side_to_move() => (leaf, margin),
-                Some(leaf) => (leaf, -margin),
+                Some(leaf) if leaf.side_to_move() == pos.side_to_move() => (leaf, margin, score),
+                Some(leaf) => (leaf, -margin, -score),
                 None => continue,
             }
         } else {
-            (pos, margin)
+            (pos, margin, score)
         };
         samples.push(Sample {
-            features: nonzero(&leaf.feature_vector()),
+            features: if dumping {
+                Vec::new()
+            } else {
+                nonzero(&leaf.feature_vector())
+            },
             margin,
             result: 0.5 + 0.5 * margin.signum(),
             held_out: g % 5 == 4,
+            score,
+            raw: if dumping { leaf.raw() } else { String::new() },
         });
     }
     (samples, game.moves().len())
@@ -506,6 +574,19 @@ fn log_loss(train: &[&Sample], test: &[&Sample], w: &[f64]) -> (f64, f64) {
 
 fn run<G: Tunable>(games: usize, nodes: u64, seed: u64) {
     let samples = self_play::<G>(games, nodes, seed);
+    if let Ok(path) = std::env::var("TUNE_DUMP") {
+        // One line a sample: held out (0/1), the final margin, the search's value, then the
+        // position's numbers.
+        let lines: Vec<String> = std::iter::once(G::raw_header())
+            .chain(samples.iter().map(|s| {
+                let held = u8::from(s.held_out);
+                format!("{held} {} {} {}", s.margin, s.score, s.raw)
+            }))
+            .collect();
+        std::fs::write(&path, lines.join("\n") + "\n").expect("TUNE_DUMP written");
+        eprintln!("{} samples written to {path}; no fit", lines.len() - 1);
+        return;
+    }
     let names = G::names();
     let n = names.len();
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held_out).collect();

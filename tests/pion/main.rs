@@ -20,4 +20,5 @@ mod python_engine;
 mod repetition_losses;
 mod review;
 mod search;
+mod train_network;
 mod ugi_options;

@@ -8,6 +8,7 @@ use crate::search::{Evaluate, Horizon, MoveCodes, Profile};
 use pion_rules::awale::{Awale, Move, PITS, SEEDS, landing, row};
 use pion_rules::game::{Game, Player};
 
+pub mod network;
 mod tables;
 
 pub use tables::{
@@ -193,7 +194,9 @@ impl Evaluate for Awale {
     #[inline]
     fn evaluate(&self) -> i32 {
         let f = features(self);
-        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum::<i32>() + pit_tables(self)
+        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum::<i32>()
+            + pit_tables(self)
+            + network::correction(self)
     }
 
     #[inline]
@@ -325,7 +328,8 @@ mod tests {
     fn the_value_is_the_weighted_features_plus_the_tuners_table_entries() {
         // Positions of random games, both sides to move: the engine's evaluation equals what
         // the tuner fits, the linear features times `WEIGHTS` plus the pit-table entries it
-        // names (so the tables it prints are read the way it fitted them).
+        // names (so the tables it prints are read the way it fitted them), plus the network's
+        // correction (checked on its own in `network`).
         use rand::{RngExt, SeedableRng};
         let flat = |phase: usize| -> Vec<i32> {
             PIT_TABLE[phase]
@@ -373,7 +377,13 @@ mod tests {
                     .map(|&e| pair_full[e] * on + pair_empty[e] * off)
                     .sum();
                 let table = (pits + pairs) / SEEDS as i32;
-                assert_eq!(p.evaluate(), linear + table, "{}", p.format_position());
+                let net = network::correction(&p);
+                assert_eq!(
+                    p.evaluate(),
+                    linear + table + net,
+                    "{}",
+                    p.format_position()
+                );
                 checked += 1;
                 let mut moves = <Awale as Game>::Moves::default();
                 p.legal_moves(&mut moves);
