@@ -190,8 +190,7 @@ impl Tunable for Awale {
         let mut out: Vec<String> = active.iter().map(|a| a.to_string()).collect();
         out.extend(scalars.iter().map(|x| x.to_string()));
         // The evaluation without the network: what the network is trained to correct.
-        let base = self.evaluate() - pion::eval::awale::network::correction(self);
-        out.push(base.to_string());
+        out.push(pion::eval::awale::fitted(self).to_string());
         out.join(" ")
     }
     fn raw_header() -> String {

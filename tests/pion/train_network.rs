@@ -5,7 +5,7 @@
 
 use std::process::{Command, Output};
 
-use pion::eval::awale::network::{INPUTS, PIT_INPUTS, SCALARS, inputs};
+use pion::eval::awale::network::{COUNTS, INPUTS, PIT_INPUTS, SCALARS, inputs, pit_input};
 use pion_rules::awale::{Awale, Variant};
 use pion_rules::game::Game;
 use rand::{RngExt, SeedableRng};
@@ -29,7 +29,7 @@ fn dump() -> String {
     let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(7);
     let mut lines = vec![format!(
         "# inputs {INPUTS} pits {} scalars {SCALARS}",
-        PIT_INPUTS / pion::eval::awale::network::COUNTS
+        PIT_INPUTS / COUNTS
     )];
     for game in 0..60 {
         let mut p = Awale::start(Variant::Standard);
@@ -41,7 +41,7 @@ fn dump() -> String {
             let twos = active[..6]
                 .iter()
                 .enumerate()
-                .filter(|&(i, &a)| a == i * pion::eval::awale::network::COUNTS + 2)
+                .filter(|&(i, &a)| a == pit_input(i, 2))
                 .count();
             let mut line = format!("{} {} 0", u8::from(game % 5 == 4), 3 * twos);
             for a in active {

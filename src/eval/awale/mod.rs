@@ -60,6 +60,14 @@ pub fn table_entries(pos: &Awale) -> Vec<usize> {
         .collect()
 }
 
+/// The evaluation without the network: the linear features and the tables, which the tuner
+/// fits and the network corrects.
+#[inline]
+pub fn fitted(pos: &Awale) -> i32 {
+    let f = features(pos);
+    (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum::<i32>() + pit_tables(pos)
+}
+
 /// Seeds on the board: 48 at the start, the weight of the tables' first phase.
 pub fn on_board(pos: &Awale) -> i32 {
     let cap = pos.captured();
@@ -193,10 +201,7 @@ impl Profile for Awale {
 impl Evaluate for Awale {
     #[inline]
     fn evaluate(&self) -> i32 {
-        let f = features(self);
-        (0..FEATURES).map(|i| WEIGHTS[i] * f[i]).sum::<i32>()
-            + pit_tables(self)
-            + network::correction(self)
+        fitted(self) + network::correction(self)
     }
 
     #[inline]

@@ -43,7 +43,7 @@ pub fn inputs(pos: &Awale) -> ([usize; 12], [f32; SCALARS]) {
     for (k, r) in rows(pos).into_iter().enumerate() {
         for (i, &s) in r.iter().enumerate() {
             let pit = k * 6 + i;
-            active[pit] = pit * COUNTS + (s as usize).min(COUNTS - 1);
+            active[pit] = pit_input(pit, s);
             sums[k] += s as u32;
         }
     }
@@ -55,6 +55,12 @@ pub fn inputs(pos: &Awale) -> ([usize; 12], [f32; SCALARS]) {
         sums[1] as f32 / total,
     ];
     (active, scalars)
+}
+
+/// The one-hot input of the `pit`-th pit (from the mover's first) holding `seeds`.
+#[inline]
+pub fn pit_input(pit: usize, seeds: u8) -> usize {
+    pit * COUNTS + (seeds as usize).min(COUNTS - 1)
 }
 
 /// The capture difference for the side to move, scaled by half the seeds.
@@ -108,8 +114,7 @@ fn forward(pos: &Awale) -> i32 {
     let mut hidden = HIDDEN_BIAS;
     for (k, r) in rows(pos).into_iter().enumerate() {
         for (i, &s) in r.iter().enumerate() {
-            let pit = k * 6 + i;
-            let w = &folded[pit * COUNTS + (s as usize).min(COUNTS - 1)];
+            let w = &folded[pit_input(k * 6 + i, s)];
             for j in 0..HIDDEN {
                 hidden[j] += w[j];
             }
@@ -191,6 +196,8 @@ mod tests {
                 out += z.max(0.0) * OUTPUT_WEIGHTS[j] as f64;
             }
             let engine = correction(&p);
+            // The baseline pass and the one chosen at run time agree to the bit.
+            assert_eq!(forward(&p), engine);
             assert!(
                 (engine as f64 - 100.0 * out).abs() <= 1.0,
                 "{engine} against {}",
