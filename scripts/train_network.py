@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Trains the Awale evaluation's network on the tuner's samples and writes its weights.
 
-usage: scripts/train_network.py DUMP [--hidden 64] [--epochs 16] [--blend 0] [--seed 1] [--out FILE]
+usage: scripts/train_network.py DUMP... [--hidden 64] [--epochs 16] [--blend 0] [--seed 1] [--out FILE]
 
-DUMP is what `TUNE_DUMP=DUMP cargo run --release --features lab --example tune -- awale ...`
+Each DUMP is what `TUNE_DUMP=DUMP cargo run --release --features lab --example tune -- awale ...`
 writes: a header `# inputs N pits P scalars S`, then one line a sample: held out (0 or 1), the
 final margin in points, the search's value in centi-points, the P active one-hot input indices,
 the S scalar inputs, and the evaluation's value without the network in centi-points. The
 network (inputs -> rectified hidden layer -> one output) learns the residual, target -
 evaluation / 100, by mean squared error with Adam on the samples not held out, where the target
-is the margin, or with --blend B the mix B * search value / 100 + (1 - B) * margin; the epoch
-with the lowest held-out error against the margin is kept. The report gives that held-out root
+is the margin, or with --blend B the mix B * search value / 100 + (1 - B) * margin; several
+dumps (of the same inputs) are trained on together. The epoch with the lowest held-out error
+against the margin is kept. The report gives that held-out root
 mean squared error (points) of the evaluation alone and with the network.
 With --out, the weights are written as the Rust file `src/eval/awale/network/weights.rs` reads.
 Needs numpy.
@@ -22,13 +23,23 @@ import time
 import numpy as np
 
 
-def load(path, blend):
-    with open(path) as f:
-        head = f.readline().split()
-    if head[:2] != ["#", "inputs"]:
-        sys.exit(f"{path}: not a tuner dump (no '# inputs' header)")
-    inputs, pits, scalars = int(head[2]), int(head[4]), int(head[6])
-    d = np.loadtxt(path, dtype=np.float64, comments="#", ndmin=2)
+def load(paths, blend):
+    shape, parts = None, []
+    for path in paths:
+        with open(path) as f:
+            head = f.readline().split()
+        numbers = len(head) == 7 and all(h.isdigit() for h in head[2::2])
+        if head[:2] != ["#", "inputs"] or not numbers:
+            sys.exit(f"{path}: not a tuner dump (no '# inputs N pits P scalars S' header)")
+        if shape is not None and head != shape:
+            sys.exit(f"{path}: its inputs ({' '.join(head[1:])}) differ from {paths[0]}'s")
+        shape = head
+        parts.append(np.loadtxt(path, dtype=np.float64, comments="#", ndmin=2))
+    inputs, pits, scalars = int(shape[2]), int(shape[4]), int(shape[6])
+    path = " and ".join(paths)
+    if any(p.shape[1] != parts[0].shape[1] for p in parts):
+        sys.exit(f"{path}: the dumps' column counts differ")
+    d = np.concatenate(parts)
     if d.shape[1] != 3 + pits + scalars + 1:
         sys.exit(f"{path}: {d.shape[1]} columns, expected {3 + pits + scalars + 1}")
     held = d[:, 0] > 0.5
@@ -134,7 +145,7 @@ def rust(params, inputs_note):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("dump")
+    ap.add_argument("dump", nargs="+")
     ap.add_argument("--hidden", type=int, default=64)
     ap.add_argument("--epochs", type=int, default=16)
     ap.add_argument("--blend", type=float, default=0.0)
@@ -147,7 +158,7 @@ def main():
         sys.exit("--blend must be between 0 and 1")
     x, y, truth, held = load(a.dump, a.blend)
     if held.all() or not held.any():
-        sys.exit(f"{a.dump}: needs samples both held out and not")
+        sys.exit(f"{' and '.join(a.dump)}: needs samples both held out and not")
     params = train(x, y, truth, held, a.hidden, a.epochs, a.seed)
     if a.out:
         with open(a.out, "w") as f:

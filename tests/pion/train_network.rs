@@ -77,12 +77,22 @@ fn error_after(report: &str, label: &str) -> f64 {
 
 #[test]
 fn the_trainer_learns_a_rule_of_the_board_and_writes_the_engines_weights() {
+    // The samples in two dumps, trained on together.
     let dir = scratch("train-network");
-    let data = dir.join("dump.txt");
-    std::fs::write(&data, dump()).unwrap();
+    let text = dump();
+    let lines: Vec<&str> = text.lines().collect();
+    let half = lines.len() / 2;
+    let (first, second) = (dir.join("dump1.txt"), dir.join("dump2.txt"));
+    std::fs::write(&first, lines[..half].join("\n") + "\n").unwrap();
+    std::fs::write(
+        &second,
+        format!("{}\n{}\n", lines[0], lines[half..].join("\n")),
+    )
+    .unwrap();
     let out_file = dir.join("weights.rs");
     let out = run(&[
-        data.to_str().unwrap(),
+        first.to_str().unwrap(),
+        second.to_str().unwrap(),
         "--hidden",
         "8",
         "--epochs",
@@ -95,6 +105,11 @@ fn the_trainer_learns_a_rule_of_the_board_and_writes_the_engines_weights() {
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    let samples = lines.len() - 1;
+    assert!(
+        report.starts_with(&format!("{samples} samples")),
+        "{report}"
     );
     let alone = error_after(&report, "evaluation alone");
     let trained = error_after(&report, "kept epoch");
@@ -132,4 +147,23 @@ fn a_file_that_is_not_a_dump_is_refused_in_one_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("out of range"), "{err}");
+    // A line with a column missing.
+    let short = format!(
+        "# inputs {INPUTS} pits 12 scalars {SCALARS}\n0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0.5 0 0.2 10\n"
+    );
+    std::fs::write(&data, short).unwrap();
+    let out = run(&[data.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("columns, expected"), "{err}");
+    // Two dumps of different inputs are not trained on together.
+    let other = dir.join("other.txt");
+    std::fs::write(&other, "# inputs 100 pits 12 scalars 4\n").unwrap();
+    let good = dir.join("good.txt");
+    std::fs::write(&good, dump()).unwrap();
+    let out = run(&[good.to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("differ"), "{err}");
 }
