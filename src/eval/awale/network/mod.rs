@@ -71,21 +71,81 @@ fn capture_input(pos: &Awale) -> f32 {
     (cap[me.index()] as f32 - cap[me.other().index()] as f32) / (SEEDS as f32 / 2.0)
 }
 
-/// The pit rows with the scalars that are sums of pit counts folded in: seeds on the board and
-/// in each row are the pits' counts added up, so each count's share of them (exact below the
-/// last count, which stands for 15 seeds here and is topped up at a leaf holding more) joins
-/// its one-hot row. Only the capture difference stays a scalar.
-static FOLDED: LazyLock<Box<[[f32; HIDDEN]; PIT_INPUTS]>> = LazyLock::new(|| {
-    let mut rows = Box::new([[0f32; HIDDEN]; PIT_INPUTS]);
-    for (input, row) in rows.iter_mut().enumerate() {
+/// The largest sum a hidden unit of the integer pass may reach, with room below `i16::MAX` for
+/// the rounding of each of its terms.
+const I16_REACH: f32 = 32_000.0;
+
+/// The network as the engine's pass reads it: 16-bit integers, each hidden unit on its own
+/// scale (the largest that keeps the unit's sum within `I16_REACH` at any position), so that
+/// sixteen units fit a 256-bit register and the pit rows fit the first-level cache.
+///
+/// The scalars that are sums of pit counts (seeds on the board and in each row) are folded into
+/// the one-hot pit rows: each count's share of them joins its row, exact below the last count,
+/// which stands for 15 seeds here and is topped up by `extra` per seed at a pit holding more.
+/// The capture difference is a row per seed of difference, the bias the starting sum.
+struct Quantized {
+    pits: [[i16; HIDDEN]; PIT_INPUTS],
+    bias: [i16; HIDDEN],
+    /// Per seed of capture difference (the mover's less the opponent's).
+    capture: [i16; HIDDEN],
+    /// Per seed beyond `COUNTS - 1` in a pit of the mover's row, then of the opponent's.
+    extra: [[i16; HIDDEN]; 2],
+    /// The output weights divided by each unit's scale.
+    output: [f32; HIDDEN],
+}
+
+/// The exact (f32) rows `Quantized` rounds: the folded pit rows, the capture row per seed, and
+/// the two rows per extra seed.
+fn folded() -> (Vec<[f32; HIDDEN]>, [f32; HIDDEN], [[f32; HIDDEN]; 2]) {
+    let total = SEEDS as f32;
+    let mut pits = vec![[0f32; HIDDEN]; PIT_INPUTS];
+    let mut extra = [[0f32; HIDDEN]; 2];
+    for (input, row) in pits.iter_mut().enumerate() {
         let (pit, count) = (input / COUNTS, input % COUNTS);
-        let share = count as f32 / SEEDS as f32;
         let sum = &INPUT_WEIGHTS[ROW_SEEDS + pit / 6];
         for j in 0..HIDDEN {
-            row[j] = INPUT_WEIGHTS[input][j] + share * (INPUT_WEIGHTS[ON_BOARD][j] + sum[j]);
+            let per_seed = (INPUT_WEIGHTS[ON_BOARD][j] + sum[j]) / total;
+            row[j] = INPUT_WEIGHTS[input][j] + count as f32 * per_seed;
+            extra[pit / 6][j] = per_seed;
         }
     }
-    rows
+    let capture = INPUT_WEIGHTS[CAPTURES].map(|w| w / (total / 2.0));
+    (pits, capture, extra)
+}
+
+static QUANTIZED: LazyLock<Box<Quantized>> = LazyLock::new(|| {
+    let (pits, capture, extra) = folded();
+    let total = SEEDS as f32;
+    // How far each unit's sum can reach: its bias, the largest row of each pit, the capture
+    // difference (at most all the seeds) and the seeds beyond the last count (at most all the
+    // seeds less one full pit's count).
+    let mut scale = [0f32; HIDDEN];
+    for j in 0..HIDDEN {
+        let rows: f32 = pits
+            .chunks(COUNTS)
+            .map(|pit| pit.iter().map(|row| row[j].abs()).fold(0.0, f32::max))
+            .sum();
+        let beyond = total - (COUNTS - 1) as f32;
+        let reach = HIDDEN_BIAS[j].abs()
+            + rows
+            + total * capture[j].abs()
+            + beyond * extra[0][j].abs().max(extra[1][j].abs());
+        scale[j] = I16_REACH / reach.max(1e-3);
+    }
+    let round = |row: &[f32; HIDDEN]| -> [i16; HIDDEN] {
+        std::array::from_fn(|j| (row[j] * scale[j]).round() as i16)
+    };
+    let mut q = Box::new(Quantized {
+        pits: [[0; HIDDEN]; PIT_INPUTS],
+        bias: round(&HIDDEN_BIAS),
+        capture: round(&capture),
+        extra: [round(&extra[0]), round(&extra[1])],
+        output: std::array::from_fn(|j| OUTPUT_WEIGHTS[j] / scale[j]),
+    });
+    for (row, exact) in q.pits.iter_mut().zip(&pits) {
+        *row = round(exact);
+    }
+    q
 });
 
 /// The network's correction to the evaluation at `pos`, in centi-points for the side to move.
@@ -106,37 +166,36 @@ fn correction_avx2(pos: &Awale) -> i32 {
     forward(pos)
 }
 
-/// The forward pass: the active pit rows (scalars folded in), the capture row, the rectified
-/// hidden layer's dot product with the output weights.
+/// The forward pass in integers: the bias, the capture row times the difference, the active pit
+/// rows (topped up past the last count), then the rectified units' dot product with the
+/// output weights in floating point.
 #[inline(always)]
 fn forward(pos: &Awale) -> i32 {
-    let folded = &**FOLDED;
-    let mut hidden = HIDDEN_BIAS;
+    let q = &**QUANTIZED;
+    let me = pos.side_to_move();
+    let cap = pos.captured();
+    let diff = cap[me.index()] as i16 - cap[me.other().index()] as i16;
+    let mut hidden = q.bias;
+    for (h, w) in hidden.iter_mut().zip(&q.capture) {
+        *h += diff * w;
+    }
     for (k, r) in rows(pos).into_iter().enumerate() {
         for (i, &s) in r.iter().enumerate() {
-            let w = &folded[pit_input(k * 6 + i, s)];
+            let w = &q.pits[pit_input(k * 6 + i, s)];
             for j in 0..HIDDEN {
                 hidden[j] += w[j];
             }
             if s as usize >= COUNTS {
-                // The seeds above the last count's 15, in the sums the pit rows fold in.
-                let extra = (s as usize - (COUNTS - 1)) as f32 / SEEDS as f32;
-                let sum = &INPUT_WEIGHTS[ROW_SEEDS + k];
-                for j in 0..HIDDEN {
-                    hidden[j] += extra * (INPUT_WEIGHTS[ON_BOARD][j] + sum[j]);
+                let beyond = (s as usize - (COUNTS - 1)) as i16;
+                for (h, w) in hidden.iter_mut().zip(&q.extra[k]) {
+                    *h += beyond * w;
                 }
             }
         }
     }
-    let capture = capture_input(pos);
-    let w = &INPUT_WEIGHTS[CAPTURES];
-    for j in 0..HIDDEN {
-        hidden[j] += capture * w[j];
-    }
-    // Eight running sums, not one: a single chain of additions cannot be spread over lanes.
     let mut sums = [0f32; 8];
     for j in 0..HIDDEN {
-        sums[j % 8] += hidden[j].max(0.0) * OUTPUT_WEIGHTS[j];
+        sums[j % 8] += f32::from(hidden[j].max(0)) * q.output[j];
     }
     let out = OUTPUT_BIAS + sums.iter().sum::<f32>();
     (out * 100.0).round() as i32
@@ -147,6 +206,7 @@ mod tests {
     use super::*;
     use pion_rules::awale::{PITS, Variant};
     use pion_rules::game::Player;
+    use rand::{RngExt, SeedableRng};
 
     #[test]
     fn inputs_name_each_pit_by_its_count_from_the_movers_row() {
@@ -172,16 +232,67 @@ mod tests {
     #[test]
     fn the_correction_is_the_dense_forward_pass_the_trainer_fits() {
         // The trainer multiplies a dense input vector (ones at the active pit inputs, then the
-        // scalars) by the weights; the engine adds the active rows. Both must agree.
-        let positions = [
-            ([4u8; PITS], [0, 0], Player::One),
-            ([0, 1, 2, 5, 17, 3, 7, 0, 0, 0, 0, 4], [6, 3], Player::Two),
-            ([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], [20, 25], Player::One),
+        // scalars) by the weights in floating point; the engine adds the active rows rounded to
+        // integers. They may differ by the rounding alone: half a unit of each term of a unit's
+        // sum, through the unit's output weight, and half a centi-point at the end.
+        let mut positions = vec![
+            Awale::from_parts([4u8; PITS], [0, 0], Player::One, Variant::Standard),
+            Awale::from_parts(
+                [0, 1, 2, 5, 17, 3, 7, 0, 0, 0, 0, 4],
+                [6, 3],
+                Player::Two,
+                Variant::Standard,
+            ),
+            Awale::from_parts(
+                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0],
+                [20, 25],
+                Player::One,
+                Variant::Standard,
+            ),
+            // The extremes of the inputs: every seed in one pit, the largest capture difference.
+            Awale::from_parts(
+                [0, 0, 0, 0, 0, 48, 0, 0, 0, 0, 0, 0],
+                [0, 0],
+                Player::Two,
+                Variant::Standard,
+            ),
+            Awale::from_parts(
+                [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                [48, 0],
+                Player::One,
+                Variant::Standard,
+            ),
+            Awale::from_parts(
+                [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+                [48, 0],
+                Player::Two,
+                Variant::Standard,
+            ),
+            Awale::from_parts(
+                [24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24],
+                [0, 0],
+                Player::One,
+                Variant::Standard,
+            ),
         ];
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..200 {
+            // Random play can go round a cycle for ever: 300 plies at most.
+            let mut p = Awale::start(Variant::Standard);
+            for _ in 0..300 {
+                if p.outcome().is_some() {
+                    break;
+                }
+                positions.push(p);
+                let mut moves = <Awale as Game>::Moves::default();
+                p.legal_moves(&mut moves);
+                p.play(moves.as_ref()[rng.random_range(0..moves.len())]);
+            }
+        }
+        let q = &**QUANTIZED;
         let mut values = Vec::new();
-        for (pits, captured, side) in positions {
-            let p = Awale::from_parts(pits, captured, side, Variant::Standard);
-            let (active, scalars) = inputs(&p);
+        for p in &positions {
+            let (active, scalars) = inputs(p);
             let mut x = [0f32; INPUTS];
             for a in active {
                 x[a] = 1.0;
@@ -195,16 +306,45 @@ mod tests {
                         .sum::<f64>();
                 out += z.max(0.0) * OUTPUT_WEIGHTS[j] as f64;
             }
-            let engine = correction(&p);
+            let engine = correction(p);
             // The baseline pass and the one chosen at run time agree to the bit.
-            assert_eq!(forward(&p), engine);
+            assert_eq!(forward(p), engine);
+            let diff = (p.captured()[0] as i32 - p.captured()[1] as i32).abs();
+            let beyond: i32 = p.pits().iter().map(|&s| (s as i32 - 15).max(0)).sum();
+            let terms = (1 + diff + 12 + beyond) as f64;
+            let rounding: f64 = q.output.iter().map(|w| w.abs() as f64 * 0.5 * terms).sum();
             assert!(
-                (engine as f64 - 100.0 * out).abs() <= 1.0,
-                "{engine} against {}",
-                100.0 * out
+                (engine as f64 - 100.0 * out).abs() <= 100.0 * rounding + 0.51,
+                "{engine} against {} at {}",
+                100.0 * out,
+                p.format_position()
             );
             values.push(engine);
         }
         assert!(values.iter().any(|&v| v != 0), "the network is trained");
+    }
+
+    #[test]
+    fn no_unit_of_the_integer_pass_can_overflow() {
+        // The largest sum each unit can reach, in 32 bits: its bias, the capture row times the
+        // largest difference, the largest row of each pit, and the extra seeds' rows times the
+        // most seeds a pit can hold beyond the last count.
+        let q = &**QUANTIZED;
+        let beyond = SEEDS as i32 - (COUNTS as i32 - 1);
+        for j in 0..HIDDEN {
+            let rows: i32 = q
+                .pits
+                .chunks(COUNTS)
+                .map(|pit| pit.iter().map(|row| (row[j] as i32).abs()).max().unwrap())
+                .sum();
+            let reach = (q.bias[j] as i32).abs()
+                + SEEDS as i32 * (q.capture[j] as i32).abs()
+                + rows
+                + beyond
+                    * (q.extra[0][j] as i32)
+                        .abs()
+                        .max((q.extra[1][j] as i32).abs());
+            assert!(reach <= i16::MAX as i32, "unit {j} reaches {reach}");
+        }
     }
 }
