@@ -235,46 +235,22 @@ mod tests {
         // scalars) by the weights in floating point; the engine adds the active rows rounded to
         // integers. They may differ by the rounding alone: half a unit of each term of a unit's
         // sum, through the unit's output weight, and half a centi-point at the end.
-        let mut positions = vec![
-            Awale::from_parts([4u8; PITS], [0, 0], Player::One, Variant::Standard),
-            Awale::from_parts(
-                [0, 1, 2, 5, 17, 3, 7, 0, 0, 0, 0, 4],
-                [6, 3],
-                Player::Two,
-                Variant::Standard,
-            ),
-            Awale::from_parts(
-                [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0],
-                [20, 25],
-                Player::One,
-                Variant::Standard,
-            ),
+        let cases: [([u8; PITS], [u8; 2], Player); 7] = [
+            ([4; PITS], [0, 0], Player::One),
+            ([0, 1, 2, 5, 17, 3, 7, 0, 0, 0, 0, 4], [6, 3], Player::Two),
+            ([1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0], [20, 25], Player::One),
             // The extremes of the inputs: every seed in one pit, the largest capture difference.
-            Awale::from_parts(
-                [0, 0, 0, 0, 0, 48, 0, 0, 0, 0, 0, 0],
-                [0, 0],
-                Player::Two,
-                Variant::Standard,
-            ),
-            Awale::from_parts(
-                [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                [48, 0],
-                Player::One,
-                Variant::Standard,
-            ),
-            Awale::from_parts(
-                [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
-                [48, 0],
-                Player::Two,
-                Variant::Standard,
-            ),
-            Awale::from_parts(
-                [24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24],
-                [0, 0],
-                Player::One,
-                Variant::Standard,
-            ),
+            ([0, 0, 0, 0, 0, 48, 0, 0, 0, 0, 0, 0], [0, 0], Player::Two),
+            ([0; PITS], [48, 0], Player::One),
+            ([0; PITS], [48, 0], Player::Two),
+            ([24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 24], [0, 0], Player::One),
         ];
+        let mut positions: Vec<Awale> = cases
+            .iter()
+            .map(|&(pits, captured, side)| {
+                Awale::from_parts(pits, captured, side, Variant::Standard)
+            })
+            .collect();
         let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
         for _ in 0..200 {
             // Random play can go round a cycle for ever: 300 plies at most.
