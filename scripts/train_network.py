@@ -26,15 +26,24 @@ import numpy as np
 def load(paths, blend):
     shape, parts = None, []
     for path in paths:
-        with open(path) as f:
-            head = f.readline().split()
+        try:
+            with open(path) as f:
+                head = f.readline().split()
+                has_samples = f.readline().strip() != ""
+        except (OSError, UnicodeDecodeError) as e:
+            sys.exit(f"{path}: cannot be read ({e})")
         numbers = len(head) == 7 and all(h.isdigit() for h in head[2::2])
         if head[:2] != ["#", "inputs"] or not numbers:
             sys.exit(f"{path}: not a tuner dump (no '# inputs N pits P scalars S' header)")
         if shape is not None and head != shape:
             sys.exit(f"{path}: its inputs ({' '.join(head[1:])}) differ from {paths[0]}'s")
         shape = head
-        parts.append(np.loadtxt(path, dtype=np.float64, comments="#", ndmin=2))
+        if not has_samples:
+            sys.exit(f"{path}: no samples after the header")
+        try:
+            parts.append(np.loadtxt(path, dtype=np.float64, comments="#", ndmin=2))
+        except ValueError as e:
+            sys.exit(f"{path}: not a table of numbers ({e})")
     inputs, pits, scalars = int(shape[2]), int(shape[4]), int(shape[6])
     path = " and ".join(paths)
     if any(p.shape[1] != parts[0].shape[1] for p in parts):

@@ -156,6 +156,29 @@ fn a_file_that_is_not_a_dump_is_refused_in_one_line() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("columns, expected"), "{err}");
+    // A damaged dump: a word where a number goes, a header with no samples, no file at all.
+    let header = format!("# inputs {INPUTS} pits 12 scalars {SCALARS}\n");
+    let damaged = [
+        (
+            format!("{header}0 1 0 0 0 x 0 0 0 0 0 0 0 0 0 0.5 0 0.2 0.3 10\n"),
+            "not a table of numbers",
+        ),
+        (header.clone(), "no samples"),
+    ];
+    for (text, expected) in damaged {
+        std::fs::write(&data, text).unwrap();
+        let out = run(&[data.to_str().unwrap()]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(expected), "{err}");
+    }
+    let missing = dir.join("no-such-dump.txt");
+    let out = run(&[missing.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("cannot be read"), "{err}");
     // Two dumps of different inputs are not trained on together.
     let other = dir.join("other.txt");
     std::fs::write(&other, "# inputs 100 pits 12 scalars 4\n").unwrap();

@@ -153,11 +153,10 @@ fn hittable_weak(pos: &Awale, victim: Player) -> i32 {
 pub fn features(pos: &Awale) -> [i32; FEATURES] {
     let me = pos.side_to_move();
     let them = me.other();
-    let cap = pos.captured();
     // What the opponent could take if it were to move now: the danger of a waiting move.
     let flipped = pos.with_side_to_move(them);
     [
-        cap[me.index()] as i32 - cap[them.index()] as i32,
+        capture_difference(pos, me),
         pos.seeds_on_side(me) as i32 - pos.seeds_on_side(them) as i32,
         weak_pits(pos, me) - weak_pits(pos, them),
         non_empty(pos, me) - non_empty(pos, them),
@@ -236,6 +235,7 @@ fn mobility(pos: &Awale, player: Player) -> i32 {
     }
 }
 
+/// The seeds `me` has captured less the opponent's.
 fn capture_difference(pos: &Awale, me: Player) -> i32 {
     let cap = pos.captured();
     cap[me.index()] as i32 - cap[me.other().index()] as i32

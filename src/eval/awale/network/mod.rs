@@ -9,7 +9,7 @@ use pion_rules::awale::{Awale, SEEDS};
 use pion_rules::game::Game;
 use std::sync::LazyLock;
 
-use super::{on_board, rows};
+use super::{capture_difference, on_board, rows};
 
 // One row of weights a line, as the trainer writes them.
 #[rustfmt::skip]
@@ -66,9 +66,7 @@ pub fn pit_input(pit: usize, seeds: u8) -> usize {
 /// The capture difference for the side to move, scaled by half the seeds.
 #[inline]
 fn capture_input(pos: &Awale) -> f32 {
-    let me = pos.side_to_move();
-    let cap = pos.captured();
-    (cap[me.index()] as f32 - cap[me.other().index()] as f32) / (SEEDS as f32 / 2.0)
+    capture_difference(pos, pos.side_to_move()) as f32 / (SEEDS as f32 / 2.0)
 }
 
 /// The largest sum a hidden unit of the integer pass may reach, with room below `i16::MAX` for
@@ -173,9 +171,8 @@ fn correction_avx2(pos: &Awale) -> i32 {
 #[inline(always)]
 fn forward(pos: &Awale) -> i32 {
     let q = &**QUANTIZED;
-    let me = pos.side_to_move();
-    let cap = pos.captured();
-    let diff = cap[me.index()] as i16 - cap[me.other().index()] as i16;
+    // At most all the seeds either way: within i16.
+    let diff = capture_difference(pos, pos.side_to_move()) as i16;
     let mut hidden = q.bias;
     for (h, w) in hidden.iter_mut().zip(&q.capture) {
         *h += diff * w;
@@ -287,8 +284,9 @@ mod tests {
             let engine = correction(p);
             // The baseline pass and the one chosen at run time agree to the bit.
             assert_eq!(forward(p), engine);
-            let diff = (p.captured()[0] as i32 - p.captured()[1] as i32).abs();
-            let beyond: i32 = p.pits().iter().map(|&s| (s as i32 - 15).max(0)).sum();
+            let diff = capture_difference(p, p.side_to_move()).abs();
+            let last = COUNTS as i32 - 1;
+            let beyond: i32 = p.pits().iter().map(|&s| (s as i32 - last).max(0)).sum();
             let terms = (1 + diff + 12 + beyond) as f64;
             let rounding: f64 = q.output.iter().map(|w| w.abs() as f64 * 0.5 * terms).sum();
             assert!(
